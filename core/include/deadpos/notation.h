@@ -1,0 +1,30 @@
+// Move notation: UCI (long algebraic, "e2e4", "e7e8q", castling as king move "e1g1") and SAN
+// (FIDE Laws Appendix C: "Nbd7", "exd6", "O-O", "e8=Q+", "Qh7#").
+// All functions are pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deadpos/position.h"
+
+namespace deadpos {
+
+std::string to_uci(Move m);
+// Parses a UCI move and checks it is legal in pos. Errors: ErrorCode::InvalidMove.
+Result<Move> parse_uci(const Position& pos, std::string_view uci);
+
+// SAN of a legal move in pos, with minimal disambiguation (file, then rank, then both), 'x' for
+// captures, "=Q" for promotions and '+'/'#' for check/checkmate. Precondition: m is legal in pos.
+std::string to_san(const Position& pos, Move m);
+
+// Parses SAN leniently: check marks, annotation suffixes (!, ?), "0-0" for "O-O", a missing '='
+// before the promotion piece and redundant disambiguation are accepted. Errors
+// (ErrorCode::InvalidMove): malformed text, no such legal move, or ambiguous text.
+Result<Move> parse_san(const Position& pos, std::string_view san);
+
+// SAN of a whole line of legal moves from pos, e.g. {"e4", "e5", "Qh5"}.
+std::vector<std::string> line_to_san(Position pos, const std::vector<Move>& moves);
+
+}  // namespace deadpos

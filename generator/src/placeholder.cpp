@@ -1,0 +1,2 @@
+// Retrograde solver lands with the helpmate-generator issue.
+namespace deadpos {}
