@@ -278,6 +278,17 @@ Result<Position> Position::from_placement(const Placement& p) {
   return pos;
 }
 
+Position Position::from_men(const Piece* pieces, const Square* squares, int n, Color stm,
+                            std::optional<Square> en_passant) {
+  Position pos;
+  pos.board_.fill(kNoPiece);
+  for (int i = 0; i < n; ++i) pos.put_piece(pieces[i], squares[i]);
+  pos.side_to_move_ = stm;
+  pos.en_passant_ = en_passant;
+  assert(pos.is_ok());
+  return pos;
+}
+
 Result<Position> Position::from_fen(std::string_view fen) {
   auto pl = Placement::parse_fen(fen);
   if (!pl) return pl.error();

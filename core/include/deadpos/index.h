@@ -1,0 +1,82 @@
+// Position <-> index for one material (docs/format.md, section "Index"). One index serves both the
+// solver and the file: entries are addressed by a king-pair slot and one field per non-king man.
+//
+//   index = kk_slot * stride[0] + sum_j field_j * stride[j+1]
+//
+// Pawnless materials use the 8-fold symmetry of the board: the White king is brought into the
+// triangle a1-d1-d4 and, with the White king on the a1-h8 diagonal, the Black king on or below it
+// (file >= rank): 462 king-pair slots. Each non-king man is a 6-bit field (square 0..63).
+// Materials with pawns use only the left-right mirror: White king on files a-d, 32 x 64 = 2048
+// king-pair slots (adjacent or equal kings are broken slots); a pawn field is square-8 (0..47).
+//
+// Some index values are not positions ("broken" entries: two men on one square, identical men out
+// of order, or a non-canonical duplicate when both kings stand on the a1-h8 diagonal). decode()
+// reports them; the solver stores kInvalid there.
+//
+// Thread-safety: immutable after make(); all methods are const and thread-safe.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "deadpos/material.h"
+#include "deadpos/result.h"
+#include "deadpos/types.h"
+
+namespace deadpos {
+
+// Maximum number of men (kings included) a table may have.
+inline constexpr int kMaxTableMen = 7;
+
+// The 8 symmetries of the square board, as 3 bits: bit 0 = flip_diagonal (applied first),
+// bit 1 = flip_horizontal, bit 2 = flip_vertical.
+constexpr Square apply_symmetry(int g, Square s) {
+  if (g & 1) s = flip_diagonal(s);
+  if (g & 2) s = flip_horizontal(s);
+  if (g & 4) s = flip_vertical(s);
+  return s;
+}
+
+class TableIndex {
+ public:
+  // Squares in slot order: [White king, Black king, non-king men in Material::non_king_men() order].
+  using Squares = std::array<Square, kMaxTableMen>;
+
+  // Errors: InvalidArgument if m is not canonical or has more than kMaxTableMen men.
+  static Result<TableIndex> make(const Material& m);
+
+  const Material& material() const { return material_; }
+  bool has_pawns() const { return pawns_; }
+  int men() const { return men_; }
+  // Piece in slot j (0 = White king, 1 = Black king, ...).
+  Piece piece(int j) const { return pieces_[static_cast<std::size_t>(j)]; }
+  // Number of index values (entries per side-to-move array).
+  std::uint64_t size() const { return size_; }
+  std::uint64_t stride(int field) const { return strides_[static_cast<std::size_t>(field)]; }
+  int kk_slots() const { return pawns_ ? 2048 : 462; }
+
+  // Canonical index of a placement. Precondition: a legal placement of this material (distinct
+  // squares, kings not adjacent, pawns on ranks 2-7), men of one kind in any order.
+  std::uint64_t encode(const Squares& sq) const;
+  // The canonical placement of index i; false for a broken entry (see above).
+  bool decode(std::uint64_t i, Squares& sq) const;
+  // Number of raw placements (no symmetry reduction, identical men unordered) that encode to
+  // the valid entry i whose placement is sq: the size of its symmetry orbit (8 or 4 without pawns,
+  // 2 with pawns).
+  int multiplicity(const Squares& sq) const;
+
+ private:
+  std::uint64_t raw_index(const Squares& sq, int g) const;
+
+  Material material_;
+  bool pawns_ = false;
+  int men_ = 0;
+  std::array<Piece, kMaxTableMen> pieces_{};
+  std::array<std::uint64_t, kMaxTableMen> strides_{};  // strides_[0] for the kk slot, [j-1] for man j
+  // Groups of identical men: [start, end) slot ranges with the same piece.
+  std::vector<std::pair<int, int>> groups_;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace deadpos

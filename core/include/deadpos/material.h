@@ -1,0 +1,60 @@
+// Material signatures ("material keys") such as KBvKN: White's men, 'v', Black's men, each side
+// ordered K Q R B N P (the usual Nalimov/Syzygy convention).
+//
+// A table is built for the canonical orientation of a material only; the colour-swapped material
+// is answered by mirroring the board vertically and swapping colours (docs/format.md, section
+// "Materials"). Symmetric materials (KNvKN) are their own swap.
+// All functions are pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deadpos/result.h"
+#include "deadpos/types.h"
+
+namespace deadpos {
+
+class Position;
+
+struct Material {
+  // count[colour][piece type], kings included (always exactly one each).
+  ByColor<ByPieceType<int>> count{};
+
+  // Parses "KBvKN" (case-sensitive piece letters, exactly one K per side, at most 8 pawns and
+  // 16 men a side). Errors: ErrorCode::InvalidArgument naming the key and the problem.
+  static Result<Material> parse(std::string_view key);
+  // Material of the men on the board of pos.
+  static Material of(const Position& pos);
+
+  std::string key() const;
+  int men() const;
+  int men(Color c) const;
+  bool has_pawns() const { return count[Color::White][PieceType::Pawn] + count[Color::Black][PieceType::Pawn] > 0; }
+  // Colours swapped (KNvKB -> KBvKN).
+  Material swapped() const;
+  // Canonical orientation: the side with the stronger men is White (comparison by men count, then
+  // by piece types Q, R, B, N, P in order). is_canonical() is true for that orientation and for
+  // symmetric materials.
+  bool is_canonical() const;
+  bool is_symmetric() const { return swapped() == *this; }
+  Material canonical() const { return is_canonical() ? *this : swapped(); }
+
+  // Non-king men in table order: White's Q R B N P, then Black's Q R B N P. These are the index
+  // fields after the two kings (docs/format.md, section "Index").
+  std::vector<Piece> non_king_men() const;
+
+  // Canonical materials reachable by one capture or promotion (what must be built first).
+  std::vector<Material> successors() const;
+
+  bool operator==(const Material&) const = default;
+};
+
+// Every canonical material with 2..max_men men (kings included), in an order where every
+// successor of a material comes before it. Deterministic.
+std::vector<Material> all_materials(int max_men);
+// The canonical materials needed to build `m`, including m itself, in build order.
+std::vector<Material> build_order(const std::vector<Material>& targets);
+
+}  // namespace deadpos

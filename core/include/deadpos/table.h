@@ -1,0 +1,111 @@
+// Table files, format v1 (docs/format.md is the specification; section numbers below refer to it).
+//
+// A table holds, for one canonical material, four arrays of one byte per index value
+// (TableIndex::size() entries each), in this order (section 3):
+//   array 0: White to move, DTHM of White   array 1: White to move, DTHM of Black
+//   array 2: Black to move, DTHM of White   array 3: Black to move, DTHM of Black
+// where "DTHM of X" is the distance to helpmate of X (plies until X is checkmated along the
+// shortest legal sequence), with the byte codes of DthmCode.
+//
+// Table bytes are hostile (style rule 18): every header field, offset and size is range-checked,
+// every block and the whole file carry XXH64 checksums, and any failure is ErrorCode::CorruptTable
+// naming the file. Writing is atomic: temporary file in the same directory, fsync, rename.
+//
+// Thread-safety: a TableFile is immutable after open(); its const methods may be called from any
+// thread.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "deadpos/index.h"
+#include "deadpos/material.h"
+#include "deadpos/result.h"
+
+namespace deadpos {
+
+// Byte codes of a DTHM array entry (section 3).
+//   0..kMaxDthm : distance to helpmate in plies
+//   kNone       : no sequence of legal moves ends in checkmate of that side
+//   kInvalid    : the index value is not a position of the table's domain (broken entry, or the
+//                 side not to move is in check)
+struct DthmCode {
+  static constexpr std::uint8_t kMaxDthm = 250;
+  static constexpr std::uint8_t kNone = 253;
+  static constexpr std::uint8_t kUnknown = 254;  // only while solving; never in a file
+  static constexpr std::uint8_t kInvalid = 255;
+};
+
+inline constexpr int kNumArrays = 4;
+// Array number of (side to move, side to be mated).
+constexpr int array_of(Color stm, Color mated) { return to_index(stm) * 2 + to_index(mated); }
+
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kMetricDthm = 1;
+inline constexpr std::uint32_t kBlockEntries = 1U << 18;  // entries per compressed block (256 KiB raw)
+inline constexpr std::size_t kHeaderBytes = 144;
+inline constexpr std::size_t kBlockIndexEntryBytes = 24;
+
+// Per-array summary kept in the header (section 2): index entries, not raw positions.
+struct ArraySummary {
+  std::uint64_t finite = 0;  // entries with a DTHM value
+  std::uint64_t none = 0;    // entries with kNone
+};
+
+struct TableHeader {
+  std::uint32_t version = kFormatVersion;
+  std::uint32_t metric = kMetricDthm;
+  std::string material;             // key, e.g. "KRBvKR"
+  std::uint32_t index_scheme = 0;   // 1: pawnless 462 slots, 2: pawns 2048 slots
+  std::uint32_t arrays = kNumArrays;
+  std::uint64_t entries = 0;        // per array
+  std::uint32_t block_entries = kBlockEntries;
+  std::uint32_t blocks = 0;         // total over all arrays
+  std::uint64_t block_index_offset = 0;
+  std::uint64_t file_size = 0;
+  std::array<ArraySummary, kNumArrays> summary{};
+};
+
+// Writes a table atomically to `path`. arrays: kNumArrays vectors of index.size() bytes each.
+// Compression runs on the calling thread's OpenMP team (output bytes independent of thread count).
+// Errors: ErrorCode::Io naming the path.
+Status write_table(const std::string& path, const TableIndex& index,
+                   const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level = 9);
+
+class TableFile {
+ public:
+  // Reads and checks a table file: header fields, block index bounds, whole-file checksum.
+  // Errors: Io (cannot read), CorruptTable (any check fails), both naming the path.
+  static Result<TableFile> open(const std::string& path);
+  // Same checks on bytes already in memory (fuzzing, tests); `name` is used in messages.
+  static Result<TableFile> from_bytes(std::vector<std::byte> bytes, const std::string& name);
+
+  const TableHeader& header() const { return header_; }
+  const std::string& name() const { return name_; }
+  Material material() const { return material_; }
+  const TableIndex& index() const { return index_; }
+
+  // Decompresses one whole array (block checksums verified). Errors: CorruptTable.
+  Result<std::vector<std::uint8_t>> read_array(int array) const;
+  // Decompresses block b (0-based over all arrays) into out (block_entries bytes or fewer for the
+  // last block of an array). Errors: CorruptTable.
+  Status read_block(std::uint32_t block, std::vector<std::uint8_t>& out) const;
+  // Block number and offset inside it of entry idx of array a.
+  std::pair<std::uint32_t, std::uint32_t> locate(int array, std::uint64_t idx) const;
+
+ private:
+  std::string name_;
+  std::vector<std::byte> bytes_;
+  TableHeader header_;
+  Material material_;
+  TableIndex index_;
+  std::uint32_t blocks_per_array_ = 0;
+};
+
+// File name of a material's table inside a directory: "<KEY>.dpt".
+std::string table_file_name(const Material& m);
+
+}  // namespace deadpos

@@ -1,0 +1,194 @@
+#include "deadpos/material.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <tuple>
+
+#include "deadpos/position.h"
+
+namespace deadpos {
+
+namespace {
+// Piece types in material-key order without the king: Q R B N P.
+constexpr PieceType kKeyOrder[5] = {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight,
+                                    PieceType::Pawn};
+
+// Strength tuple used for the canonical orientation.
+std::tuple<int, int, int, int, int, int> strength(const Material& m, Color c) {
+  const auto& k = m.count[c];
+  return {m.men(c), k[PieceType::Queen], k[PieceType::Rook], k[PieceType::Bishop], k[PieceType::Knight],
+          k[PieceType::Pawn]};
+}
+}  // namespace
+
+Result<Material> Material::parse(std::string_view key) {
+  auto bad = [&](const std::string& why) {
+    return make_error(ErrorCode::InvalidArgument, "material key '" + std::string(key) + "': " + why);
+  };
+  const std::size_t v = key.find('v');
+  if (v == std::string_view::npos || key.find('v', v + 1) != std::string_view::npos) {
+    return bad("expected the form KxxvKyy with one 'v'");
+  }
+  Material m;
+  for (Color c : {Color::White, Color::Black}) {
+    const std::string_view side = c == Color::White ? key.substr(0, v) : key.substr(v + 1);
+    if (side.empty() || side[0] != 'K') return bad("each side must start with its king 'K'");
+    int last_rank = -1;  // position in K Q R B N P, to enforce the order
+    for (char ch : side) {
+      int r = -1;
+      PieceType pt = PieceType::King;
+      switch (ch) {
+        case 'K': r = 0; pt = PieceType::King; break;
+        case 'Q': r = 1; pt = PieceType::Queen; break;
+        case 'R': r = 2; pt = PieceType::Rook; break;
+        case 'B': r = 3; pt = PieceType::Bishop; break;
+        case 'N': r = 4; pt = PieceType::Knight; break;
+        case 'P': r = 5; pt = PieceType::Pawn; break;
+        default: return bad(std::string("unknown piece letter '") + ch + "' (use K Q R B N P)");
+      }
+      if (r < last_rank) return bad("men must be listed in the order K Q R B N P");
+      last_rank = r;
+      m.count[c][pt]++;
+    }
+    if (m.count[c][PieceType::King] != 1) return bad("each side has exactly one king");
+    if (m.count[c][PieceType::Pawn] > 8) return bad("more than 8 pawns for one side");
+    if (m.men(c) > 16) return bad("more than 16 men for one side");
+  }
+  return m;
+}
+
+Material Material::of(const Position& pos) {
+  Material m;
+  for (Color c : {Color::White, Color::Black})
+    for (int t = 0; t < kNumPieceTypes; ++t) {
+      const auto pt = static_cast<PieceType>(t);
+      m.count[c][pt] = popcount(pos.pieces(c, pt));
+    }
+  return m;
+}
+
+std::string Material::key() const {
+  std::string s;
+  for (Color c : {Color::White, Color::Black}) {
+    if (c == Color::Black) s += 'v';
+    for (PieceType pt : kMaterialOrder)
+      for (int i = 0; i < count[c][pt]; ++i) s += piece_type_char(pt);
+  }
+  return s;
+}
+
+int Material::men(Color c) const {
+  int n = 0;
+  for (int v : count[c].v) n += v;
+  return n;
+}
+int Material::men() const { return men(Color::White) + men(Color::Black); }
+
+Material Material::swapped() const {
+  Material m;
+  m.count[Color::White] = count[Color::Black];
+  m.count[Color::Black] = count[Color::White];
+  return m;
+}
+
+bool Material::is_canonical() const { return strength(*this, Color::White) >= strength(*this, Color::Black); }
+
+std::vector<Piece> Material::non_king_men() const {
+  std::vector<Piece> out;
+  for (Color c : {Color::White, Color::Black})
+    for (PieceType pt : kKeyOrder)
+      for (int i = 0; i < count[c][pt]; ++i) out.push_back(make_piece(c, pt));
+  return out;
+}
+
+std::vector<Material> Material::successors() const {
+  std::vector<Material> out;
+  auto add = [&](const Material& m) {
+    const Material cm = m.canonical();
+    if (std::find(out.begin(), out.end(), cm) == out.end()) out.push_back(cm);
+  };
+  for (Color c : {Color::White, Color::Black}) {
+    // Captures of a man of colour c.
+    for (PieceType pt : kKeyOrder) {
+      if (count[c][pt] == 0) continue;
+      Material m = *this;
+      m.count[c][pt]--;
+      add(m);
+      // Capture by a promoting pawn of the other side (pawn becomes Q/R/B/N, man of c removed).
+      if (count[~c][PieceType::Pawn] > 0 && pt != PieceType::Pawn) {
+        for (PieceType promo : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight}) {
+          Material m2 = m;
+          m2.count[~c][PieceType::Pawn]--;
+          m2.count[~c][promo]++;
+          add(m2);
+        }
+      }
+    }
+    // Promotions without capture.
+    if (count[c][PieceType::Pawn] > 0) {
+      for (PieceType promo : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight}) {
+        Material m = *this;
+        m.count[c][PieceType::Pawn]--;
+        m.count[c][promo]++;
+        add(m);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Material> build_order(const std::vector<Material>& targets) {
+  std::vector<Material> order;
+  std::function<void(const Material&)> visit = [&](const Material& m) {
+    if (std::find(order.begin(), order.end(), m) != order.end()) return;
+    for (const Material& s : m.successors()) visit(s);
+    order.push_back(m);
+  };
+  for (const Material& t : targets) visit(t.canonical());
+  return order;
+}
+
+std::vector<Material> all_materials(int max_men) {
+  std::vector<Material> all;
+  // Enumerate multisets of non-king men per side: counts of Q R B N P summing to k.
+  std::vector<ByPieceType<int>> sides[17];
+  const int max_extra = std::max(0, max_men - 2);
+  std::function<void(ByPieceType<int>&, int, int, int)> rec = [&](ByPieceType<int>& cur, int idx, int left, int total) {
+    if (idx == 5) {
+      if (left == 0) sides[total].push_back(cur);
+      return;
+    }
+    for (int n = 0; n <= left; ++n) {
+      if (kKeyOrder[idx] == PieceType::Pawn && n > 8) break;
+      cur[kKeyOrder[idx]] = n;
+      rec(cur, idx + 1, left - n, total);
+    }
+    cur[kKeyOrder[idx]] = 0;
+  };
+  for (int k = 0; k <= max_extra; ++k) {
+    ByPieceType<int> cur{};
+    rec(cur, 0, k, k);
+  }
+  std::vector<Material> targets;
+  for (int w = 0; w <= max_extra; ++w)
+    for (int b = 0; w + b <= max_extra; ++b)
+      for (const auto& ws : sides[w])
+        for (const auto& bs : sides[b]) {
+          Material m;
+          m.count[Color::White] = ws;
+          m.count[Color::Black] = bs;
+          m.count[Color::White][PieceType::King] = 1;
+          m.count[Color::Black][PieceType::King] = 1;
+          if (!m.is_canonical()) continue;
+          targets.push_back(m);
+        }
+  // Sort by men count then key for a deterministic, readable order; build_order keeps subtables first.
+  std::sort(targets.begin(), targets.end(), [](const Material& a, const Material& b) {
+    if (a.men() != b.men()) return a.men() < b.men();
+    return a.key() < b.key();
+  });
+  return build_order(targets);
+}
+
+}  // namespace deadpos

@@ -1,0 +1,286 @@
+#include "deadpos/table.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace deadpos {
+
+namespace {
+
+constexpr unsigned char kMagic[8] = {'D', 'P', 'T', 'B', '\r', '\n', 0x1a, '\n'};
+
+// Little-endian loads/stores via memcpy (style rule 20). The build targets little-endian hosts;
+// the static_assert makes a big-endian port fail loudly instead of silently misreading tables.
+static_assert(std::endian::native == std::endian::little, "table I/O assumes a little-endian host");
+template <typename T>
+T load_le(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T>
+void store_le(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+std::uint64_t xxh64(const void* data, std::size_t n) { return XXH64(data, n, 0); }
+
+Error corrupt(const std::string& name, const std::string& why) {
+  return make_error(ErrorCode::CorruptTable, name + ": " + why);
+}
+
+// Header layout (section 2), offsets in bytes:
+//   0 magic[8] | 8 u32 version | 12 u32 metric | 16 char material[16] | 32 u32 index scheme
+//   36 u32 arrays | 40 u64 entries | 48 u32 block entries | 52 u32 blocks | 56 u64 block index offset
+//   64 u64 file size | 72 4 x (u64 finite, u64 none) | 136 u64 XXH64 of bytes [0, 136)
+void serialize_header(const TableHeader& h, std::byte* p) {
+  std::memset(p, 0, kHeaderBytes);
+  std::memcpy(p, kMagic, 8);
+  store_le<std::uint32_t>(p + 8, h.version);
+  store_le<std::uint32_t>(p + 12, h.metric);
+  std::memcpy(p + 16, h.material.data(), std::min<std::size_t>(h.material.size(), 15));
+  store_le<std::uint32_t>(p + 32, h.index_scheme);
+  store_le<std::uint32_t>(p + 36, h.arrays);
+  store_le<std::uint64_t>(p + 40, h.entries);
+  store_le<std::uint32_t>(p + 48, h.block_entries);
+  store_le<std::uint32_t>(p + 52, h.blocks);
+  store_le<std::uint64_t>(p + 56, h.block_index_offset);
+  store_le<std::uint64_t>(p + 64, h.file_size);
+  for (int a = 0; a < kNumArrays; ++a) {
+    store_le<std::uint64_t>(p + 72 + 16 * a, h.summary[static_cast<std::size_t>(a)].finite);
+    store_le<std::uint64_t>(p + 80 + 16 * a, h.summary[static_cast<std::size_t>(a)].none);
+  }
+  store_le<std::uint64_t>(p + 136, xxh64(p, 136));
+}
+
+Status write_all(int fd, const std::byte* data, std::size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return make_error(ErrorCode::Io, path + ": write failed: " + std::strerror(errno));
+    }
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+std::string table_file_name(const Material& m) { return m.key() + ".dpt"; }
+
+Status write_table(const std::string& path, const TableIndex& index,
+                   const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level) {
+  const std::uint64_t n = index.size();
+  for (const auto& a : arrays) DEADPOS_CHECK(a.size() == n);
+  const std::uint32_t per_array = static_cast<std::uint32_t>((n + kBlockEntries - 1) / kBlockEntries);
+  const std::uint32_t blocks = per_array * kNumArrays;
+
+  TableHeader h;
+  h.material = index.material().key();
+  h.index_scheme = index.has_pawns() ? 2 : 1;
+  h.entries = n;
+  h.blocks = blocks;
+  for (int a = 0; a < kNumArrays; ++a) {
+    for (std::uint8_t v : arrays[static_cast<std::size_t>(a)]) {
+      DEADPOS_CHECK(v != DthmCode::kUnknown);
+      if (v <= DthmCode::kMaxDthm) h.summary[static_cast<std::size_t>(a)].finite++;
+      if (v == DthmCode::kNone) h.summary[static_cast<std::size_t>(a)].none++;
+    }
+  }
+
+  // Compress blocks independently (parallel; each block's bytes depend only on its input).
+  std::vector<std::vector<std::byte>> comp(blocks);
+  bool failed = false;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
+    const auto a = static_cast<std::size_t>(b / per_array);
+    const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
+    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
+    auto& out = comp[static_cast<std::size_t>(b)];
+    out.resize(ZSTD_compressBound(len));
+    const std::size_t r = ZSTD_compress(out.data(), out.size(), arrays[a].data() + first, len, zstd_level);
+    if (ZSTD_isError(r)) {
+#pragma omp atomic write
+      failed = true;
+    } else {
+      out.resize(r);
+    }
+  }
+  if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
+
+  std::uint64_t offset = kHeaderBytes;
+  std::vector<std::byte> index_bytes(static_cast<std::size_t>(blocks) * kBlockIndexEntryBytes);
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    const auto& c = comp[b];
+    std::byte* e = index_bytes.data() + static_cast<std::size_t>(b) * kBlockIndexEntryBytes;
+    const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
+    store_le<std::uint64_t>(e, offset);
+    store_le<std::uint32_t>(e + 8, static_cast<std::uint32_t>(c.size()));
+    store_le<std::uint32_t>(e + 12, static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - first)));
+    store_le<std::uint64_t>(e + 16, xxh64(c.data(), c.size()));
+    offset += c.size();
+  }
+  h.block_index_offset = offset;
+  h.file_size = offset + index_bytes.size() + 8;
+
+  std::array<std::byte, kHeaderBytes> header_bytes{};
+  serialize_header(h, header_bytes.data());
+
+  // Whole-file checksum over everything before the trailer.
+  XXH64_state_t* st = XXH64_createState();
+  XXH64_reset(st, 0);
+  XXH64_update(st, header_bytes.data(), header_bytes.size());
+  for (const auto& c : comp) XXH64_update(st, c.data(), c.size());
+  XXH64_update(st, index_bytes.data(), index_bytes.size());
+  const std::uint64_t file_hash = XXH64_digest(st);
+  XXH64_freeState(st);
+  std::array<std::byte, 8> trailer{};
+  store_le<std::uint64_t>(trailer.data(), file_hash);
+
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return make_error(ErrorCode::Io, tmp + ": cannot create: " + std::strerror(errno));
+  Status s = write_all(fd, header_bytes.data(), header_bytes.size(), tmp);
+  for (std::size_t b = 0; s.ok() && b < comp.size(); ++b) s = write_all(fd, comp[b].data(), comp[b].size(), tmp);
+  if (s.ok()) s = write_all(fd, index_bytes.data(), index_bytes.size(), tmp);
+  if (s.ok()) s = write_all(fd, trailer.data(), trailer.size(), tmp);
+  if (s.ok() && ::fsync(fd) != 0) s = make_error(ErrorCode::Io, tmp + ": fsync failed: " + std::strerror(errno));
+  ::close(fd);
+  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) {
+    s = make_error(ErrorCode::Io, path + ": rename failed: " + std::strerror(errno));
+  }
+  if (!s.ok()) ::unlink(tmp.c_str());
+  return s;
+}
+
+Result<TableFile> TableFile::open(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return make_error(ErrorCode::Io, path + ": cannot open: " + std::strerror(errno));
+  const std::streamoff size = in.tellg();
+  if (size < 0) return make_error(ErrorCode::Io, path + ": cannot determine size");
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+    return make_error(ErrorCode::Io, path + ": read failed");
+  }
+  return from_bytes(std::move(bytes), path);
+}
+
+Result<TableFile> TableFile::from_bytes(std::vector<std::byte> bytes, const std::string& name) {
+  TableFile t;
+  t.name_ = name;
+  const std::size_t size = bytes.size();
+  if (size < kHeaderBytes + 8) return corrupt(name, "file is " + std::to_string(size) + " bytes, shorter than a header");
+  const std::byte* p = bytes.data();
+  if (std::memcmp(p, kMagic, 8) != 0) return corrupt(name, "bad magic (not a deadpos table)");
+  if (load_le<std::uint64_t>(p + 136) != xxh64(p, 136)) return corrupt(name, "header checksum mismatch");
+  TableHeader& h = t.header_;
+  h.version = load_le<std::uint32_t>(p + 8);
+  if (h.version != kFormatVersion) return corrupt(name, "unsupported format version " + std::to_string(h.version));
+  h.metric = load_le<std::uint32_t>(p + 12);
+  if (h.metric != kMetricDthm) return corrupt(name, "unknown metric " + std::to_string(h.metric));
+  char key[16];
+  std::memcpy(key, p + 16, 16);
+  if (key[15] != '\0') return corrupt(name, "material field not terminated");
+  h.material = key;
+  auto mat = Material::parse(h.material);
+  if (!mat || !mat->is_canonical()) return corrupt(name, "bad material key '" + h.material + "'");
+  auto idx = TableIndex::make(*mat);
+  if (!idx) return corrupt(name, idx.error().message);
+  t.material_ = *mat;
+  t.index_ = *idx;
+  h.index_scheme = load_le<std::uint32_t>(p + 32);
+  if (h.index_scheme != (t.index_.has_pawns() ? 2U : 1U)) return corrupt(name, "index scheme does not match material");
+  h.arrays = load_le<std::uint32_t>(p + 36);
+  if (h.arrays != kNumArrays) return corrupt(name, "array count " + std::to_string(h.arrays) + " is not 4");
+  h.entries = load_le<std::uint64_t>(p + 40);
+  if (h.entries != t.index_.size()) return corrupt(name, "entry count does not match the material's index size");
+  h.block_entries = load_le<std::uint32_t>(p + 48);
+  if (h.block_entries != kBlockEntries) return corrupt(name, "unsupported block size");
+  t.blocks_per_array_ = static_cast<std::uint32_t>((h.entries + kBlockEntries - 1) / kBlockEntries);
+  h.blocks = load_le<std::uint32_t>(p + 52);
+  if (h.blocks != t.blocks_per_array_ * kNumArrays) return corrupt(name, "block count does not match the entry count");
+  h.block_index_offset = load_le<std::uint64_t>(p + 56);
+  h.file_size = load_le<std::uint64_t>(p + 64);
+  if (h.file_size != size) {
+    return corrupt(name, "file is " + std::to_string(size) + " bytes, header says " + std::to_string(h.file_size) +
+                             " (truncated or extended)");
+  }
+  if (h.block_index_offset < kHeaderBytes || h.block_index_offset > size ||
+      h.block_index_offset + static_cast<std::uint64_t>(h.blocks) * kBlockIndexEntryBytes + 8 != size) {
+    return corrupt(name, "block index offset out of range");
+  }
+  for (int a = 0; a < kNumArrays; ++a) {
+    h.summary[static_cast<std::size_t>(a)].finite = load_le<std::uint64_t>(p + 72 + 16 * a);
+    h.summary[static_cast<std::size_t>(a)].none = load_le<std::uint64_t>(p + 80 + 16 * a);
+  }
+  if (load_le<std::uint64_t>(p + size - 8) != xxh64(p, size - 8)) return corrupt(name, "file checksum mismatch");
+  // Block index entries: offsets contiguous from the header to the block index.
+  std::uint64_t expect = kHeaderBytes;
+  for (std::uint32_t b = 0; b < h.blocks; ++b) {
+    const std::byte* e = p + h.block_index_offset + static_cast<std::uint64_t>(b) * kBlockIndexEntryBytes;
+    const std::uint64_t off = load_le<std::uint64_t>(e);
+    const std::uint32_t csize = load_le<std::uint32_t>(e + 8);
+    const std::uint32_t raw = load_le<std::uint32_t>(e + 12);
+    const std::uint64_t first = static_cast<std::uint64_t>(b % t.blocks_per_array_) * kBlockEntries;
+    if (off != expect || off + csize > h.block_index_offset ||
+        raw != std::min<std::uint64_t>(kBlockEntries, h.entries - first)) {
+      return corrupt(name, "block " + std::to_string(b) + " has an out-of-range offset or size");
+    }
+    expect = off + csize;
+  }
+  if (expect != h.block_index_offset) return corrupt(name, "blocks do not fill the data section");
+  t.bytes_ = std::move(bytes);
+  return t;
+}
+
+std::pair<std::uint32_t, std::uint32_t> TableFile::locate(int array, std::uint64_t idx) const {
+  return {static_cast<std::uint32_t>(static_cast<std::uint64_t>(array) * blocks_per_array_ + idx / kBlockEntries),
+          static_cast<std::uint32_t>(idx % kBlockEntries)};
+}
+
+Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out) const {
+  if (block >= header_.blocks) return corrupt(name_, "block " + std::to_string(block) + " out of range");
+  const std::byte* e = bytes_.data() + header_.block_index_offset + static_cast<std::uint64_t>(block) * kBlockIndexEntryBytes;
+  const std::uint64_t off = load_le<std::uint64_t>(e);
+  const std::uint32_t csize = load_le<std::uint32_t>(e + 8);
+  const std::uint32_t raw = load_le<std::uint32_t>(e + 12);
+  const std::uint64_t hash = load_le<std::uint64_t>(e + 16);
+  if (xxh64(bytes_.data() + off, csize) != hash) {
+    return corrupt(name_, "block " + std::to_string(block) + " checksum mismatch");
+  }
+  out.resize(raw);
+  const std::size_t r = ZSTD_decompress(out.data(), raw, bytes_.data() + off, csize);
+  if (ZSTD_isError(r) || r != raw) {
+    return corrupt(name_, "block " + std::to_string(block) + " does not decompress to " + std::to_string(raw) + " bytes");
+  }
+  for (std::uint8_t v : out) {
+    if (v > DthmCode::kMaxDthm && v != DthmCode::kNone && v != DthmCode::kInvalid) {
+      return corrupt(name_, "block " + std::to_string(block) + " holds the undefined code " + std::to_string(v));
+    }
+  }
+  return Ok{};
+}
+
+Result<std::vector<std::uint8_t>> TableFile::read_array(int array) const {
+  if (array < 0 || array >= kNumArrays) return corrupt(name_, "array " + std::to_string(array) + " out of range");
+  std::vector<std::uint8_t> all(header_.entries);
+  std::vector<std::uint8_t> buf;
+  for (std::uint32_t i = 0; i < blocks_per_array_; ++i) {
+    const std::uint32_t b = static_cast<std::uint32_t>(array) * blocks_per_array_ + i;
+    if (Status s = read_block(b, buf); !s) return s.error();
+    std::memcpy(all.data() + static_cast<std::uint64_t>(i) * kBlockEntries, buf.data(), buf.size());
+  }
+  return all;
+}
+
+}  // namespace deadpos

@@ -1,0 +1,134 @@
+// Retrograde helpmate solver, verifier and generation driver (docs/design.md, docs/format.md).
+//
+// For a canonical material and each target side X, the solver computes DTHM_X for every position
+// of the table's domain (both sides to move): the number of plies of the shortest sequence of
+// legal moves that ends with X checkmated, or "none". It is a breadth-first search over un-moves
+// from the checkmates of X, seeded with the values of capture and promotion exits taken from the
+// already-built subtables; each position's predecessors are generated once per target.
+//
+// core/ and generator/ never print: progress is reported through ProgressFn; errors are values.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deadpos/index.h"
+#include "deadpos/material.h"
+#include "deadpos/position.h"
+#include "deadpos/result.h"
+#include "deadpos/table.h"
+
+namespace deadpos {
+
+// A table held in memory: its index and the four DTHM arrays (see table.h for the order).
+struct LoadedTable {
+  TableIndex index;
+  std::array<std::vector<std::uint8_t>, kNumArrays> arrays;
+};
+
+// Squares of pos's men in the slot order of `index` (White king, Black king, other men).
+// Precondition: Material::of(pos) == index.material().
+TableIndex::Squares squares_of(const TableIndex& index, const Position& pos);
+
+// Tables by material, loaded from a directory on demand or added after generation.
+// Not thread-safe for get()/add(); value() is const and thread-safe once the tables it needs
+// are present (call require() before a parallel section).
+class TableSet {
+ public:
+  explicit TableSet(std::string dir) : dir_(std::move(dir)) {}
+  // Loads (and checks) the table of a canonical material, if not already present.
+  // Errors: MissingTable, Io, CorruptTable naming the file.
+  Status require(const Material& canonical);
+  void add(const Material& m, std::unique_ptr<LoadedTable> t);
+  // Drops every table except those in keep.
+  void retain_only(const std::vector<Material>& keep);
+  // Table of a canonical material, or nullptr.
+  const LoadedTable* find(const Material& canonical) const;
+  // Byte code of DTHM of `mated` in pos (no castling rights; an en passant right is ignored:
+  // callers handle it). pos's material may be in either orientation. Precondition: its table is
+  // present (require()).
+  std::uint8_t value(const Position& pos, Color mated) const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  std::vector<std::pair<Material, std::unique_ptr<LoadedTable>>> tables_;
+};
+
+struct Progress {
+  std::string material;
+  std::string phase;  // "init", "solve", "stats", "write", "verify"
+  double fraction;    // 0..1 within the phase
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+// Statistics of one table, in raw positions (no symmetry reduction: every placement of the men
+// counts once, identical men unordered), per side to move (index 0 White, 1 Black).
+struct SideStats {
+  std::uint64_t positions = 0;    // potentially legal positions
+  std::uint64_t checkmates = 0;   // side to move checkmated
+  std::uint64_t stalemates = 0;
+  std::uint64_t white_can_mate = 0;  // DTHM of Black finite
+  std::uint64_t black_can_mate = 0;  // DTHM of White finite
+  std::uint64_t dead = 0;            // neither finite (FIDE 5.2.2)
+  // max_dthm[mated]: longest finite DTHM (plies) with `mated` the side to be mated; -1 if none.
+  ByColor<int> max_dthm{{-1, -1}};
+  // histogram[mated][d]: positions with DTHM of `mated` = d plies.
+  ByColor<std::vector<std::uint64_t>> histogram;
+};
+struct BishopClassStats {
+  std::string colours;  // one letter per bishop in table order: 'L' light, 'D' dark
+  std::array<SideStats, 2> side;
+};
+struct TableStats {
+  std::string material;
+  std::array<SideStats, 2> side;
+  std::vector<BishopClassStats> bishop_classes;  // empty without bishops
+  double seconds = 0;
+  std::uint64_t peak_rss_bytes = 0;
+};
+
+// Solves a canonical material. Every subtable (m.successors()) must be present in `subtables`.
+// Output arrays are byte-identical for any number of OpenMP threads.
+Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const ProgressFn& progress);
+
+// Statistics of a solved table (needs only the table itself).
+TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress);
+
+// Independent verifier: re-derives every entry from its successors by forward legal move
+// generation (core/ Position), using the table itself and its subtables, and checks the domain
+// (kInvalid exactly where the placement is not a legal table position). Returns the number of
+// mismatches; up to max_report of them are described (with FEN) in `report`.
+struct VerifyResult {
+  std::uint64_t checked = 0;
+  std::uint64_t mismatches = 0;
+  std::vector<std::string> report;
+};
+VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const ProgressFn& progress,
+                    std::size_t max_report = 20);
+
+// JSON text of the statistics (written beside a table as <KEY>.json).
+std::string stats_to_json(const TableStats& s);
+
+struct GenerateOptions {
+  std::string out_dir;
+  ProgressFn progress;
+  int zstd_level = 9;
+};
+struct GenerateResult {
+  std::vector<TableStats> built;       // tables generated in this run
+  std::vector<std::string> skipped;    // tables present and intact (checksums verified)
+};
+// Builds the targets and every missing subtable, in dependency order, writing <KEY>.dpt and
+// <KEY>.json into out_dir. A table file that exists and passes its checksums is kept.
+Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt);
+
+// Loads a table from a file into memory (checks everything: header, block checksums, file checksum).
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path);
+
+}  // namespace deadpos

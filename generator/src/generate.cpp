@@ -1,0 +1,95 @@
+// Generation driver: dependency order, skip intact tables, solve, write table + statistics.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "deadpos/solver.h"
+
+namespace deadpos {
+
+namespace {
+
+// Peak resident set size of this process (VmHWM), bytes; 0 if unavailable.
+std::uint64_t peak_rss() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) {
+      std::istringstream s(line.substr(6));
+      std::uint64_t kb = 0;
+      s >> kb;
+      return kb * 1024;
+    }
+  }
+  return 0;
+}
+
+// Resets the peak RSS counter (Linux: writing 5 to clear_refs), so each table reports its own peak.
+void reset_peak_rss() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+}
+
+Status write_text_atomic(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << text) || !out.flush()) {
+      return make_error(ErrorCode::Io, tmp + ": cannot write");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return make_error(ErrorCode::Io, path + ": rename failed: " + std::strerror(errno));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt) {
+  std::error_code ec;
+  std::filesystem::create_directories(opt.out_dir, ec);
+  if (ec) return make_error(ErrorCode::Io, opt.out_dir + ": cannot create directory: " + ec.message());
+  GenerateResult res;
+  TableSet set(opt.out_dir);
+  for (const Material& m : build_order(targets)) {
+    const std::string path = opt.out_dir + "/" + table_file_name(m);
+    if (std::filesystem::exists(path)) {
+      if (auto f = TableFile::open(path)) {
+        res.skipped.push_back(m.key());
+        continue;
+      }
+      // A damaged table is rebuilt (it is replaced atomically below).
+    }
+    std::vector<Material> subs = m.successors();
+    set.retain_only(subs);
+    for (const Material& s : subs)
+      if (Status st = set.require(s); !st) return st.error();
+    reset_peak_rss();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto solved = solve(m, set, opt.progress);
+    if (!solved) return solved.error();
+    TableStats stats = compute_stats(*solved, opt.progress);
+    if (opt.progress) opt.progress(Progress{m.key(), "write", 0.0});
+    if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stats.peak_rss_bytes = peak_rss();
+    if (Status st = write_text_atomic(opt.out_dir + "/" + m.key() + ".json", stats_to_json(stats)); !st) {
+      return st.error();
+    }
+    if (opt.progress) opt.progress(Progress{m.key(), "write", 1.0});
+    res.built.push_back(std::move(stats));
+    // Keep the fresh table in memory: the next materials often need it.
+    auto lt = std::make_unique<LoadedTable>(std::move(*solved));
+    set.add(m, std::move(lt));
+  }
+  return res;
+}
+
+}  // namespace deadpos

@@ -1,2 +1,0 @@
-// Retrograde solver lands with the helpmate-generator issue.
-namespace deadpos {}
