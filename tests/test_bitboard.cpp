@@ -1,7 +1,352 @@
+// Bitboard layer: the magic slider tables against the slow ray walker (style rule 31, every
+// occupancy subset of every relevant mask), leaper tables against delta loops, the symmetry verbs
+// (style rule 7) and between_bb/line_bb. Failures print bitboards with to_diagram (style rule 12).
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
 
 #include "deadpos/bitboard.h"
 
-using namespace deadpos;
+namespace deadpos {
+namespace {
 
-TEST(Bitboard, PlaceholderKnight) { EXPECT_EQ(popcount(knight_attacks(Square::A1)), 2); }
+// splitmix64: a fixed-seed generator so every run samples the same occupancies.
+class TestRng {
+ public:
+  explicit TestRng(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t s_;
+};
+
+std::string show(const char* label, Bitboard b) { return std::string(label) + ":\n" + to_diagram(b); }
+
+// The squares whose occupancy can change a slider's attack set from s: its empty-board rays
+// without the last square of each ray (a piece on the edge square blocks nothing behind it).
+Bitboard relevant_mask(PieceType pt, Square s) {
+  const Bitboard edges = ((rank_bb(0) | rank_bb(7)) & ~rank_bb(rank_index(s))) |
+                         ((file_bb(0) | file_bb(7)) & ~file_bb(file_index(s)));
+  return sliding_attack(pt, s, 0) & ~edges;
+}
+
+// Compares the magic lookup with the ray walker for every subset of the relevant mask of every
+// square (Carry-Rippler enumeration), and again with random noise outside the mask, which the
+// lookup must ignore. Rook: 102,400 subsets; bishop: 5,248.
+void check_all_subsets(PieceType pt) {
+  TestRng rng(pt == PieceType::Rook ? 1 : 2);
+  int failures = 0;
+  std::uint64_t subsets = 0;
+  for (int i = 0; i < kNumSquares; ++i) {
+    const Square s = square_at(i);
+    const Bitboard mask = relevant_mask(pt, s);
+    subsets += std::uint64_t{1} << popcount(mask);
+    Bitboard subset = 0;
+    do {
+      const Bitboard noise = rng.next() & ~mask;
+      for (const Bitboard occ : {subset, subset | noise}) {
+        const Bitboard want = sliding_attack(pt, s, occ);
+        const Bitboard got = pt == PieceType::Rook ? rook_attacks(s, occ) : bishop_attacks(s, occ);
+        if (got != want) {
+          ADD_FAILURE() << (pt == PieceType::Rook ? "rook" : "bishop") << " on " << square_name(s) << "\n"
+                        << show("occupancy", occ) << show("expected (sliding_attack)", want)
+                        << show("got (magic)", got);
+          if (++failures >= 5) return;
+        }
+      }
+      subset = (subset - mask) & mask;
+    } while (subset != 0);
+  }
+  EXPECT_EQ(subsets, pt == PieceType::Rook ? 102400U : 5248U);
+}
+
+TEST(SliderAttacks, RookEqualsSlidingAttackForEveryBlockerSubset) { check_all_subsets(PieceType::Rook); }
+
+TEST(SliderAttacks, BishopEqualsSlidingAttackForEveryBlockerSubset) { check_all_subsets(PieceType::Bishop); }
+
+// The queen has up to 2^(12+9) relevant subsets on a central square, too many to enumerate, so it
+// is sampled: 64 squares x 4 densities x 1,000 occupancies.
+TEST(SliderAttacks, QueenEqualsSlidingAttackOnRandomOccupancies) {
+  TestRng rng(3);
+  int failures = 0;
+  for (int i = 0; i < kNumSquares; ++i) {
+    const Square s = square_at(i);
+    for (int density = 0; density < 4; ++density) {
+      for (int k = 0; k < 1000; ++k) {
+        // density 0: ~1/2 of the squares occupied, 1: ~1/4, 2: ~1/8, 3: ~1/16.
+        Bitboard occ = rng.next();
+        for (int d = 0; d < density; ++d) occ &= rng.next();
+        const Bitboard want = sliding_attack(PieceType::Queen, s, occ);
+        const Bitboard got = queen_attacks(s, occ);
+        const Bitboard via_piece = piece_attacks(PieceType::Queen, s, occ);
+        if (got != want || via_piece != want) {
+          ADD_FAILURE() << "queen on " << square_name(s) << "\n"
+                        << show("occupancy", occ) << show("expected (sliding_attack)", want)
+                        << show("got (queen_attacks)", got) << show("got (piece_attacks)", via_piece);
+          if (++failures >= 5) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(SliderAttacks, EmptyBoardCounts) {
+  // A rook always sees 14 squares on an empty board; a bishop sees 7 from a corner, 13 from d4.
+  for (int i = 0; i < kNumSquares; ++i) EXPECT_EQ(popcount(rook_attacks(square_at(i), 0)), 14) << square_name(square_at(i));
+  EXPECT_EQ(popcount(bishop_attacks(Square::A1, 0)), 7);
+  EXPECT_EQ(popcount(bishop_attacks(Square::D4, 0)), 13);
+  EXPECT_EQ(popcount(queen_attacks(Square::D4, 0)), 27);
+}
+
+// Leaper oracle: the attack set of a leaper from (f, r) is every on-board (f + df, r + dr).
+Bitboard leaper_oracle(Square s, std::initializer_list<std::pair<int, int>> deltas) {
+  Bitboard b = 0;
+  for (const auto& [df, dr] : deltas) {
+    const int f = file_index(s) + df;
+    const int r = rank_index(s) + dr;
+    if (f >= 0 && f < 8 && r >= 0 && r < 8) b |= square_bb(make_square(static_cast<File>(f), static_cast<Rank>(r)));
+  }
+  return b;
+}
+
+TEST(LeaperAttacks, MatchDeltaLoops) {
+  for (int i = 0; i < kNumSquares; ++i) {
+    const Square s = square_at(i);
+    EXPECT_EQ(knight_attacks(s), leaper_oracle(s, {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}))
+        << square_name(s) << "\n" << to_diagram(knight_attacks(s));
+    EXPECT_EQ(king_attacks(s), leaper_oracle(s, {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}))
+        << square_name(s) << "\n" << to_diagram(king_attacks(s));
+    EXPECT_EQ(pawn_attacks(Color::White, s), leaper_oracle(s, {{-1, 1}, {1, 1}}))
+        << square_name(s) << "\n" << to_diagram(pawn_attacks(Color::White, s));
+    EXPECT_EQ(pawn_attacks(Color::Black, s), leaper_oracle(s, {{-1, -1}, {1, -1}}))
+        << square_name(s) << "\n" << to_diagram(pawn_attacks(Color::Black, s));
+    EXPECT_EQ(piece_attacks(PieceType::Knight, s, ~Bitboard{0}), knight_attacks(s));
+    EXPECT_EQ(piece_attacks(PieceType::King, s, ~Bitboard{0}), king_attacks(s));
+  }
+  EXPECT_EQ(knight_attacks(Square::A1), square_bb(Square::B3) | square_bb(Square::C2));
+  EXPECT_EQ(pawn_attacks(Color::White, Square::A2), square_bb(Square::B3));
+  EXPECT_EQ(pawn_attacks(Color::Black, Square::H7), square_bb(Square::G6));
+}
+
+// ---- Symmetry verbs -------------------------------------------------------------------------
+
+TEST(Symmetry, SquareVerbsKnownValues) {
+  EXPECT_EQ(flip_vertical(Square::A1), Square::A8);
+  EXPECT_EQ(flip_vertical(Square::E2), Square::E7);
+  EXPECT_EQ(flip_vertical(Square::H5), Square::H4);
+  EXPECT_EQ(flip_horizontal(Square::A1), Square::H1);
+  EXPECT_EQ(flip_horizontal(Square::C5), Square::F5);
+  EXPECT_EQ(flip_horizontal(Square::D8), Square::E8);
+  EXPECT_EQ(flip_diagonal(Square::B1), Square::A2);
+  EXPECT_EQ(flip_diagonal(Square::A2), Square::B1);
+  EXPECT_EQ(flip_diagonal(Square::H1), Square::A8);
+  EXPECT_EQ(flip_diagonal(Square::C2), Square::B3);
+  EXPECT_EQ(flip_diagonal(Square::G4), Square::D7);
+  // The a1-h8 diagonal is fixed.
+  EXPECT_EQ(flip_diagonal(Square::A1), Square::A1);
+  EXPECT_EQ(flip_diagonal(Square::E5), Square::E5);
+  EXPECT_EQ(flip_diagonal(Square::H8), Square::H8);
+  static_assert(flip_diagonal(Square::B1) == Square::A2, "the verbs are constexpr");
+}
+
+TEST(Symmetry, SquareVerbsAreInvolutionsWithTheRightGeometry) {
+  for (int i = 0; i < kNumSquares; ++i) {
+    const Square s = square_at(i);
+    EXPECT_EQ(flip_vertical(flip_vertical(s)), s);
+    EXPECT_EQ(flip_horizontal(flip_horizontal(s)), s);
+    EXPECT_EQ(flip_diagonal(flip_diagonal(s)), s);
+    // vertical: same file, rank r -> 7 - r; horizontal: file f -> 7 - f; diagonal: swap f and r.
+    EXPECT_EQ(file_index(flip_vertical(s)), file_index(s));
+    EXPECT_EQ(rank_index(flip_vertical(s)), 7 - rank_index(s));
+    EXPECT_EQ(file_index(flip_horizontal(s)), 7 - file_index(s));
+    EXPECT_EQ(rank_index(flip_horizontal(s)), rank_index(s));
+    EXPECT_EQ(file_index(flip_diagonal(s)), rank_index(s));
+    EXPECT_EQ(rank_index(flip_diagonal(s)), file_index(s));
+    // The verbs commute in the way the 8-element symmetry group needs: vertical and horizontal
+    // commute; conjugating one by the diagonal gives the other.
+    EXPECT_EQ(flip_vertical(flip_horizontal(s)), flip_horizontal(flip_vertical(s)));
+    EXPECT_EQ(flip_diagonal(flip_vertical(flip_diagonal(s))), flip_horizontal(s));
+  }
+}
+
+// Image of b under a square verb, computed square by square (the oracle for the bitboard verbs).
+template <typename F>
+Bitboard map_squares(Bitboard b, F f) {
+  Bitboard r = 0;
+  while (b) r |= square_bb(f(pop_lsb(b)));
+  return r;
+}
+
+TEST(Symmetry, BitboardVerbsKnownValues) {
+  const Bitboard l_shape = square_bb(Square::A1) | square_bb(Square::B1) | square_bb(Square::C1) | square_bb(Square::A2);
+  const Bitboard l_diag = square_bb(Square::A1) | square_bb(Square::A2) | square_bb(Square::A3) | square_bb(Square::B1);
+  EXPECT_EQ(flip_diagonal(l_shape), l_diag) << show("input", l_shape) << show("got", flip_diagonal(l_shape));
+  EXPECT_EQ(flip_diagonal(square_bb(Square::B1)), square_bb(Square::A2));
+  EXPECT_EQ(flip_vertical(rank_bb(0)), rank_bb(7));
+  EXPECT_EQ(flip_vertical(rank_bb(2)), rank_bb(5));
+  EXPECT_EQ(flip_horizontal(file_bb(0)), file_bb(7));
+  EXPECT_EQ(flip_horizontal(file_bb(3)), file_bb(4));
+  EXPECT_EQ(flip_diagonal(rank_bb(0)), file_bb(0));
+  EXPECT_EQ(flip_diagonal(file_bb(6)), rank_bb(6));
+  const Bitboard a1h8 = 0x8040201008040201ULL;
+  EXPECT_EQ(flip_diagonal(a1h8), a1h8);
+  EXPECT_EQ(flip_horizontal(a1h8), 0x0102040810204080ULL);  // the a8-h1 diagonal
+  // Square colour: the diagonal mirror keeps f + r, the file and rank mirrors change its parity.
+  EXPECT_EQ(flip_diagonal(kLightSquares), kLightSquares);
+  EXPECT_EQ(flip_vertical(kLightSquares), kDarkSquares);
+  EXPECT_EQ(flip_horizontal(kLightSquares), kDarkSquares);
+  EXPECT_EQ(flip_vertical(Bitboard{0}), Bitboard{0});
+  EXPECT_EQ(flip_diagonal(~Bitboard{0}), ~Bitboard{0});
+}
+
+TEST(Symmetry, BitboardVerbsMatchSquareVerbsAndAreInvolutions) {
+  TestRng rng(4);
+  for (int k = 0; k < 2000; ++k) {
+    Bitboard b = rng.next();
+    if (k % 2) b &= rng.next() & rng.next();  // sparse half
+    const Bitboard v = flip_vertical(b);
+    const Bitboard h = flip_horizontal(b);
+    const Bitboard d = flip_diagonal(b);
+    ASSERT_EQ(v, map_squares(b, [](Square s) { return flip_vertical(s); })) << show("input", b) << show("got", v);
+    ASSERT_EQ(h, map_squares(b, [](Square s) { return flip_horizontal(s); })) << show("input", b) << show("got", h);
+    ASSERT_EQ(d, map_squares(b, [](Square s) { return flip_diagonal(s); })) << show("input", b) << show("got", d);
+    ASSERT_EQ(flip_vertical(v), b);
+    ASSERT_EQ(flip_horizontal(h), b);
+    ASSERT_EQ(flip_diagonal(d), b);
+  }
+}
+
+// Slider attacks are equivariant under all three mirrors: attacks(f(s), f(occ)) = f(attacks(s, occ)).
+TEST(Symmetry, SliderAttacksCommuteWithMirrors) {
+  TestRng rng(5);
+  for (int k = 0; k < 5000; ++k) {
+    const Square s = square_at(static_cast<int>(rng.next() & 63));
+    const Bitboard occ = rng.next() & rng.next();
+    const Bitboard r = rook_attacks(s, occ);
+    const Bitboard b = bishop_attacks(s, occ);
+    ASSERT_EQ(rook_attacks(flip_vertical(s), flip_vertical(occ)), flip_vertical(r)) << show("occ", occ);
+    ASSERT_EQ(rook_attacks(flip_horizontal(s), flip_horizontal(occ)), flip_horizontal(r)) << show("occ", occ);
+    ASSERT_EQ(rook_attacks(flip_diagonal(s), flip_diagonal(occ)), flip_diagonal(r)) << show("occ", occ);
+    ASSERT_EQ(bishop_attacks(flip_vertical(s), flip_vertical(occ)), flip_vertical(b)) << show("occ", occ);
+    ASSERT_EQ(bishop_attacks(flip_horizontal(s), flip_horizontal(occ)), flip_horizontal(b)) << show("occ", occ);
+    ASSERT_EQ(bishop_attacks(flip_diagonal(s), flip_diagonal(occ)), flip_diagonal(b)) << show("occ", occ);
+  }
+}
+
+// ---- between_bb / line_bb -------------------------------------------------------------------
+
+Bitboard squares(std::initializer_list<Square> list) {
+  Bitboard b = 0;
+  for (Square s : list) b |= square_bb(s);
+  return b;
+}
+
+TEST(Lines, BetweenSpotValues) {
+  using enum Square;
+  const struct {
+    Square a, b;
+    Bitboard want;
+  } cases[] = {
+      {A1, H8, squares({B2, C3, D4, E5, F6, G7})},
+      {H8, A1, squares({B2, C3, D4, E5, F6, G7})},
+      {A1, A8, squares({A2, A3, A4, A5, A6, A7})},
+      {H1, A8, squares({G2, F3, E4, D5, C6, B7})},
+      {C1, F4, squares({D2, E3})},
+      {B4, G4, squares({C4, D4, E4, F4})},
+      {E4, E5, 0},  // adjacent
+      {E4, F5, 0},  // adjacent diagonally
+      {A1, B3, 0},  // a knight's jump is not a line
+      {A1, C2, 0},
+      {D4, D4, 0},  // same square
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(between_bb(c.a, c.b), c.want) << square_name(c.a) << "-" << square_name(c.b) << "\n"
+                                            << show("expected", c.want) << show("got", between_bb(c.a, c.b));
+  }
+}
+
+TEST(Lines, LineSpotValues) {
+  using enum Square;
+  const struct {
+    Square a, b;
+    Bitboard want;
+  } cases[] = {
+      {A1, C3, 0x8040201008040201ULL},  // the whole a1-h8 diagonal
+      {B1, B5, file_bb(1)},
+      {A4, H4, rank_bb(3)},
+      {D1, H5, squares({D1, E2, F3, G4, H5})},
+      {C1, A3, squares({C1, B2, A3})},
+      {E4, F5, squares({B1, C2, D3, E4, F5, G6, H7})},
+      {A1, B3, 0},
+      {D4, D4, 0},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(line_bb(c.a, c.b), c.want) << square_name(c.a) << "-" << square_name(c.b) << "\n"
+                                         << show("expected", c.want) << show("got", line_bb(c.a, c.b));
+  }
+}
+
+// Every pair of squares against a stepping oracle: aligned pairs (same rank, file or diagonal) get
+// the squares strictly between (between_bb) and the whole edge-to-edge line (line_bb).
+TEST(Lines, AllPairsMatchSteppingOracle) {
+  for (int i = 0; i < kNumSquares; ++i) {
+    for (int j = 0; j < kNumSquares; ++j) {
+      const Square a = square_at(i);
+      const Square b = square_at(j);
+      const int df = file_index(b) - file_index(a);
+      const int dr = rank_index(b) - rank_index(a);
+      const bool aligned = i != j && (df == 0 || dr == 0 || df == dr || df == -dr);
+      Bitboard want_between = 0;
+      Bitboard want_line = 0;
+      if (aligned) {
+        const int sf = (df > 0) - (df < 0);
+        const int sr = (dr > 0) - (dr < 0);
+        for (int f = file_index(a) + sf, r = rank_index(a) + sr; f != file_index(b) || r != rank_index(b); f += sf, r += sr)
+          want_between |= square_bb(make_square(static_cast<File>(f), static_cast<Rank>(r)));
+        // Walk from a to the edge in both directions.
+        for (int dir : {1, -1}) {
+          for (int f = file_index(a), r = rank_index(a); f >= 0 && f < 8 && r >= 0 && r < 8; f += dir * sf, r += dir * sr)
+            want_line |= square_bb(make_square(static_cast<File>(f), static_cast<Rank>(r)));
+        }
+      }
+      ASSERT_EQ(between_bb(a, b), want_between) << square_name(a) << "-" << square_name(b) << "\n"
+                                                << show("expected", want_between) << show("got", between_bb(a, b));
+      ASSERT_EQ(line_bb(a, b), want_line) << square_name(a) << "-" << square_name(b) << "\n"
+                                          << show("expected", want_line) << show("got", line_bb(a, b));
+    }
+  }
+}
+
+TEST(Bitboard, DiagramAndHelpers) {
+  EXPECT_EQ(to_diagram(square_bb(Square::A8) | square_bb(Square::H1)),
+            "X . . . . . . .\n"
+            ". . . . . . . .\n"
+            ". . . . . . . .\n"
+            ". . . . . . . .\n"
+            ". . . . . . . .\n"
+            ". . . . . . . .\n"
+            ". . . . . . . .\n"
+            ". . . . . . . X\n");
+  Bitboard b = squares({Square::C3, Square::A1, Square::H8});
+  EXPECT_EQ(pop_lsb(b), Square::A1);
+  EXPECT_EQ(pop_lsb(b), Square::C3);
+  EXPECT_TRUE(!more_than_one(b));
+  EXPECT_EQ(pop_lsb(b), Square::H8);
+  EXPECT_EQ(b, 0U);
+  EXPECT_EQ(square_distance(Square::A1, Square::H8), 7);
+  EXPECT_EQ(square_distance(Square::E4, Square::F6), 2);
+  EXPECT_STREQ(square_name(Square::E4), "e4");
+  EXPECT_EQ(popcount(kLightSquares), 32);
+  EXPECT_FALSE(is_light_square(Square::A1));
+  EXPECT_TRUE(is_light_square(Square::H1));
+  EXPECT_TRUE((kLightSquares & square_bb(Square::H1)) != 0);
+}
+
+}  // namespace
+}  // namespace deadpos
