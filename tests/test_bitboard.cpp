@@ -248,22 +248,22 @@ Bitboard squares(std::initializer_list<Square> list) {
 }
 
 TEST(Lines, BetweenSpotValues) {
-  using enum Square;
+  using S = Square;
   const struct {
     Square a, b;
     Bitboard want;
   } cases[] = {
-      {A1, H8, squares({B2, C3, D4, E5, F6, G7})},
-      {H8, A1, squares({B2, C3, D4, E5, F6, G7})},
-      {A1, A8, squares({A2, A3, A4, A5, A6, A7})},
-      {H1, A8, squares({G2, F3, E4, D5, C6, B7})},
-      {C1, F4, squares({D2, E3})},
-      {B4, G4, squares({C4, D4, E4, F4})},
-      {E4, E5, 0},  // adjacent
-      {E4, F5, 0},  // adjacent diagonally
-      {A1, B3, 0},  // a knight's jump is not a line
-      {A1, C2, 0},
-      {D4, D4, 0},  // same square
+      {S::A1, S::H8, squares({S::B2, S::C3, S::D4, S::E5, S::F6, S::G7})},
+      {S::H8, S::A1, squares({S::B2, S::C3, S::D4, S::E5, S::F6, S::G7})},
+      {S::A1, S::A8, squares({S::A2, S::A3, S::A4, S::A5, S::A6, S::A7})},
+      {S::H1, S::A8, squares({S::G2, S::F3, S::E4, S::D5, S::C6, S::B7})},
+      {S::C1, S::F4, squares({S::D2, S::E3})},
+      {S::B4, S::G4, squares({S::C4, S::D4, S::E4, S::F4})},
+      {S::E4, S::E5, 0},  // adjacent
+      {S::E4, S::F5, 0},  // adjacent diagonally
+      {S::A1, S::B3, 0},  // a knight's jump is not a line
+      {S::A1, S::C2, 0},
+      {S::D4, S::D4, 0},  // same square
   };
   for (const auto& c : cases) {
     EXPECT_EQ(between_bb(c.a, c.b), c.want) << square_name(c.a) << "-" << square_name(c.b) << "\n"
@@ -272,19 +272,19 @@ TEST(Lines, BetweenSpotValues) {
 }
 
 TEST(Lines, LineSpotValues) {
-  using enum Square;
+  using S = Square;
   const struct {
     Square a, b;
     Bitboard want;
   } cases[] = {
-      {A1, C3, 0x8040201008040201ULL},  // the whole a1-h8 diagonal
-      {B1, B5, file_bb(1)},
-      {A4, H4, rank_bb(3)},
-      {D1, H5, squares({D1, E2, F3, G4, H5})},
-      {C1, A3, squares({C1, B2, A3})},
-      {E4, F5, squares({B1, C2, D3, E4, F5, G6, H7})},
-      {A1, B3, 0},
-      {D4, D4, 0},
+      {S::A1, S::C3, 0x8040201008040201ULL},  // the whole a1-h8 diagonal
+      {S::B1, S::B5, file_bb(1)},
+      {S::A4, S::H4, rank_bb(3)},
+      {S::D1, S::H5, squares({S::D1, S::E2, S::F3, S::G4, S::H5})},
+      {S::C1, S::A3, squares({S::C1, S::B2, S::A3})},
+      {S::E4, S::F5, squares({S::B1, S::C2, S::D3, S::E4, S::F5, S::G6, S::H7})},
+      {S::A1, S::B3, 0},
+      {S::D4, S::D4, 0},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(line_bb(c.a, c.b), c.want) << square_name(c.a) << "-" << square_name(c.b) << "\n"
