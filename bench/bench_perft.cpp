@@ -42,8 +42,8 @@ void BM_Perft_StartPos(benchmark::State& state) {
   constexpr int kDepth = 5;
   constexpr std::uint64_t kNodes = 4'865'609;
   // Static: checked once per process, not on every call the framework makes to size the run.
-  static const deadpos::Position pos = checked_position(
-      "BM_Perft_StartPos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", kDepth, kNodes);
+  static const deadpos::Position pos =
+      checked_position("BM_Perft_StartPos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", kDepth, kNodes);
   run_perft(state, pos, kDepth, kNodes);
 }
 BENCHMARK(BM_Perft_StartPos)->Unit(benchmark::kMillisecond);

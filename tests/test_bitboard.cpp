@@ -31,8 +31,8 @@ std::string show(const char* label, Bitboard b) { return std::string(label) + ":
 // The squares whose occupancy can change a slider's attack set from s: its empty-board rays
 // without the last square of each ray (a piece on the edge square blocks nothing behind it).
 Bitboard relevant_mask(PieceType pt, Square s) {
-  const Bitboard edges = ((rank_bb(0) | rank_bb(7)) & ~rank_bb(rank_index(s))) |
-                         ((file_bb(0) | file_bb(7)) & ~file_bb(file_index(s)));
+  const Bitboard edges =
+      ((rank_bb(0) | rank_bb(7)) & ~rank_bb(rank_index(s))) | ((file_bb(0) | file_bb(7)) & ~file_bb(file_index(s)));
   return sliding_attack(pt, s, 0) & ~edges;
 }
 
@@ -98,7 +98,8 @@ TEST(SliderAttacks, QueenEqualsSlidingAttackOnRandomOccupancies) {
 
 TEST(SliderAttacks, EmptyBoardCounts) {
   // A rook always sees 14 squares on an empty board; a bishop sees 7 from a corner, 13 from d4.
-  for (int i = 0; i < kNumSquares; ++i) EXPECT_EQ(popcount(rook_attacks(square_at(i), 0)), 14) << square_name(square_at(i));
+  for (int i = 0; i < kNumSquares; ++i)
+    EXPECT_EQ(popcount(rook_attacks(square_at(i), 0)), 14) << square_name(square_at(i));
   EXPECT_EQ(popcount(bishop_attacks(Square::A1, 0)), 7);
   EXPECT_EQ(popcount(bishop_attacks(Square::D4, 0)), 13);
   EXPECT_EQ(popcount(queen_attacks(Square::D4, 0)), 27);
@@ -118,14 +119,19 @@ Bitboard leaper_oracle(Square s, std::initializer_list<std::pair<int, int>> delt
 TEST(LeaperAttacks, MatchDeltaLoops) {
   for (int i = 0; i < kNumSquares; ++i) {
     const Square s = square_at(i);
-    EXPECT_EQ(knight_attacks(s), leaper_oracle(s, {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}))
-        << square_name(s) << "\n" << to_diagram(knight_attacks(s));
+    EXPECT_EQ(knight_attacks(s),
+              leaper_oracle(s, {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}))
+        << square_name(s) << "\n"
+        << to_diagram(knight_attacks(s));
     EXPECT_EQ(king_attacks(s), leaper_oracle(s, {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}))
-        << square_name(s) << "\n" << to_diagram(king_attacks(s));
+        << square_name(s) << "\n"
+        << to_diagram(king_attacks(s));
     EXPECT_EQ(pawn_attacks(Color::White, s), leaper_oracle(s, {{-1, 1}, {1, 1}}))
-        << square_name(s) << "\n" << to_diagram(pawn_attacks(Color::White, s));
+        << square_name(s) << "\n"
+        << to_diagram(pawn_attacks(Color::White, s));
     EXPECT_EQ(pawn_attacks(Color::Black, s), leaper_oracle(s, {{-1, -1}, {1, -1}}))
-        << square_name(s) << "\n" << to_diagram(pawn_attacks(Color::Black, s));
+        << square_name(s) << "\n"
+        << to_diagram(pawn_attacks(Color::Black, s));
     EXPECT_EQ(piece_attacks(PieceType::Knight, s, ~Bitboard{0}), knight_attacks(s));
     EXPECT_EQ(piece_attacks(PieceType::King, s, ~Bitboard{0}), king_attacks(s));
   }
@@ -184,7 +190,8 @@ Bitboard map_squares(Bitboard b, F f) {
 }
 
 TEST(Symmetry, BitboardVerbsKnownValues) {
-  const Bitboard l_shape = square_bb(Square::A1) | square_bb(Square::B1) | square_bb(Square::C1) | square_bb(Square::A2);
+  const Bitboard l_shape =
+      square_bb(Square::A1) | square_bb(Square::B1) | square_bb(Square::C1) | square_bb(Square::A2);
   const Bitboard l_diag = square_bb(Square::A1) | square_bb(Square::A2) | square_bb(Square::A3) | square_bb(Square::B1);
   EXPECT_EQ(flip_diagonal(l_shape), l_diag) << show("input", l_shape) << show("got", flip_diagonal(l_shape));
   EXPECT_EQ(flip_diagonal(square_bb(Square::B1)), square_bb(Square::A2));
@@ -307,11 +314,13 @@ TEST(Lines, AllPairsMatchSteppingOracle) {
       if (aligned) {
         const int sf = (df > 0) - (df < 0);
         const int sr = (dr > 0) - (dr < 0);
-        for (int f = file_index(a) + sf, r = rank_index(a) + sr; f != file_index(b) || r != rank_index(b); f += sf, r += sr)
+        for (int f = file_index(a) + sf, r = rank_index(a) + sr; f != file_index(b) || r != rank_index(b);
+             f += sf, r += sr)
           want_between |= square_bb(make_square(static_cast<File>(f), static_cast<Rank>(r)));
         // Walk from a to the edge in both directions.
         for (int dir : {1, -1}) {
-          for (int f = file_index(a), r = rank_index(a); f >= 0 && f < 8 && r >= 0 && r < 8; f += dir * sf, r += dir * sr)
+          for (int f = file_index(a), r = rank_index(a); f >= 0 && f < 8 && r >= 0 && r < 8;
+               f += dir * sf, r += dir * sr)
             want_line |= square_bb(make_square(static_cast<File>(f), static_cast<Rank>(r)));
         }
       }

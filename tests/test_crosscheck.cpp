@@ -242,9 +242,7 @@ std::string describe(const std::vector<std::uint16_t>& raws) {
   return out;
 }
 
-Move mirrored(Move m) {
-  return Move::make(flip_vertical(m.from()), flip_vertical(m.to()), m.kind(), m.promotion());
-}
+Move mirrored(Move m) { return Move::make(flip_vertical(m.from()), flip_vertical(m.to()), m.kind(), m.promotion()); }
 
 struct WalkStats {
   std::uint64_t nodes = 0;
@@ -272,7 +270,8 @@ void check_node(const Position& pos, bool check_moves) {
 
   // (c) check detection.
   const Bitboard slow_checkers = slow_attackers(b, ksq, ~us);
-  EXPECT_EQ(pos.checkers(), slow_checkers) << "checkers:\n" << to_diagram(pos.checkers()) << "slow:\n"
+  EXPECT_EQ(pos.checkers(), slow_checkers) << "checkers:\n"
+                                           << to_diagram(pos.checkers()) << "slow:\n"
                                            << to_diagram(slow_checkers);
   EXPECT_EQ(pos.in_check(), slow_checkers != 0);
 
@@ -325,7 +324,8 @@ void check_node(const Position& pos, bool check_moves) {
     const std::string san = to_san(pos, m);
     const Result<Move> from_san = parse_san(pos, san);
     EXPECT_TRUE(from_san.ok() && *from_san == m)
-        << uci << ": SAN '" << san << "' " << (from_san.ok() ? "parsed as " + to_uci(*from_san) : from_san.error().message);
+        << uci << ": SAN '" << san << "' "
+        << (from_san.ok() ? "parsed as " + to_uci(*from_san) : from_san.error().message);
     const Position next = pos.after(m);
     const bool gives_check = slow_attacked(after, find_king(after, ~us), us);
     const char mark = san.back();

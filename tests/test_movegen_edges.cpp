@@ -20,8 +20,7 @@ using test::position_from;
 void expect_moves(const std::string& fen, const std::set<std::string>& want) {
   const Position pos = position_from(fen);
   const std::set<std::string> got = legal_uci(pos);
-  EXPECT_EQ(got, want) << fen << "\n"
-                       << pos.to_diagram() << "expected: " << join(want) << "\ngot:      " << join(got);
+  EXPECT_EQ(got, want) << fen << "\n" << pos.to_diagram() << "expected: " << join(want) << "\ngot:      " << join(got);
 }
 
 // White pawn d2-d4 has just given check to the black king on e5 (a white pawn on d4 attacks c5
@@ -68,8 +67,8 @@ TEST(EdgePositions, EnPassantIllegalByHorizontalPin) {
 // 3 + 1 + 3 + 2 + 4 = 13 moves.
 TEST(EdgePositions, CastlingThroughAttackedSquareIsIllegal) {
   const std::string fen = "5r1k/8/8/8/8/8/P6P/R3K2R w KQ - 0 1";
-  expect_moves(fen, {"e1d1", "e1d2", "e1e2", "e1c1", "a1b1", "a1c1", "a1d1", "h1g1", "h1f1", "a2a3", "a2a4", "h2h3",
-                     "h2h4"});
+  expect_moves(
+      fen, {"e1d1", "e1d2", "e1e2", "e1c1", "a1b1", "a1c1", "a1d1", "h1g1", "h1f1", "a2a3", "a2a4", "h2h3", "h2h4"});
   const Position pos = position_from(fen);
   const Result<Move> ooo = parse_san(pos, "O-O-O");
   ASSERT_TRUE(ooo.ok());

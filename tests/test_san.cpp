@@ -47,7 +47,7 @@ TEST(San, DisambiguatesByFile) {
   EXPECT_EQ(parsed(pos, "Nbd2"), "b1d2");
   EXPECT_EQ(parsed(pos, "Nfd2"), "f3d2");
   EXPECT_EQ(parsed(pos, "N1d2"), "b1d2");  // a rank is enough too
-  EXPECT_TRUE(rejected(pos, "Nd2"));        // ambiguous
+  EXPECT_TRUE(rejected(pos, "Nd2"));       // ambiguous
 }
 
 // Rooks a1 and a5 both reach a3 along the a-file: same file, so the rank disambiguates.
@@ -151,7 +151,7 @@ TEST(San, LenientParsing) {
   EXPECT_EQ(san_of(pos, "b6d7"), "Nbd7+");
   EXPECT_EQ(san_of(pos, "f8d7"), "Nfd7+");
   EXPECT_EQ(parsed(pos, "Nbd7+!?"), "b6d7");
-  EXPECT_EQ(parsed(pos, "Nbd7"), "b6d7");  // check mark omitted
+  EXPECT_EQ(parsed(pos, "Nbd7"), "b6d7");   // check mark omitted
   EXPECT_EQ(parsed(pos, "Nfd7#"), "f8d7");  // wrong check mark ignored
   EXPECT_EQ(parsed(pos, "Nbd7??"), "b6d7");
   EXPECT_EQ(parsed(pos, "Nbd7!"), "b6d7");
