@@ -48,8 +48,33 @@ bool has_ep_capture(const Position& after) {
   return false;
 }
 
+// Cheap filter for the init pass: false only if no legal move of the side to move can capture,
+// promote, or be a double push next to an enemy pawn (the moves whose value comes from outside
+// the table). Conservative: true may still find no such move.
+bool may_leave_table(const Position& pos) {
+  const Color us = pos.side_to_move();
+  const Bitboard occ = pos.pieces();
+  const Bitboard targets = pos.pieces(~us) & ~pos.pieces(PieceType::King);
+  if (!targets) {
+    // No captures possible; only pawn moves can leave the table.
+    if (!pos.pieces(us, PieceType::Pawn)) return false;
+  }
+  Bitboard attacks = 0;
+  Bitboard b = pos.pieces(us) & ~pos.pieces(PieceType::Pawn);
+  while (b) {
+    const Square s = pop_lsb(b);
+    attacks |= piece_attacks(type_of(pos.piece_on(s)), s, occ);
+  }
+  Bitboard pawns = pos.pieces(us, PieceType::Pawn);
+  const Bitboard rank7 = us == Color::White ? rank_bb(6) : rank_bb(1);
+  const Bitboard rank2 = us == Color::White ? rank_bb(1) : rank_bb(6);
+  if (pawns & (rank7 | rank2)) return true;  // promotions; double pushes (ep checked later)
+  while (pawns) attacks |= pawn_attacks(us, pop_lsb(pawns));
+  return (attacks & targets) != 0;
+}
+
 // Men of colour `by` (slots of the index) attack square target given occupancy occ.
-bool men_attack(const TableIndex& idx, const TableIndex::Squares& sq, Color by, Square target, Bitboard occ) {
+[[maybe_unused]] bool men_attack(const TableIndex& idx, const TableIndex::Squares& sq, Color by, Square target, Bitboard occ) {
   for (int j = 0; j < idx.men(); ++j) {
     const Piece p = idx.piece(j);
     if (color_of(p) != by) continue;
@@ -201,14 +226,18 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
           to_w[i] = to_b[i] = kInvalid;  // side not to move in check
           continue;
         }
-        MoveList moves;
-        pos.legal_moves(moves);
-        if (moves.empty()) {
+        if (!pos.has_legal_move()) {
           const bool mate = pos.in_check();
           to_w[i] = (mate && stm == Color::White) ? 0 : kNone;
           to_b[i] = (mate && stm == Color::Black) ? 0 : kNone;
           continue;
         }
+        if (!may_leave_table(pos)) {
+          to_w[i] = to_b[i] = kUnknown;
+          continue;
+        }
+        MoveList moves;
+        pos.legal_moves(moves);
         ByColor<int> best{{kUnknown, kUnknown}};
         for (Move mv : moves) {
           if (is_capture_or_promotion(pos, mv)) {
@@ -246,80 +275,130 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
 
   // Phase 2: level-by-level expansion, per target.
   std::array<Piece, kMaxTableMen> pieces{};
+  std::array<bool, kMaxTableMen> grouped{};  // man shares its kind with another man
   for (int k = 0; k < idx.men(); ++k) pieces[static_cast<std::size_t>(k)] = idx.piece(k);
-  for (Color x : {Color::White, Color::Black}) {
-    for (int d = 0; d < DthmCode::kMaxDthm; ++d) {
-      std::uint64_t expanded = 0;
-      for (Color s : {Color::White, Color::Black}) {
-        const std::uint8_t* cur = out.arrays[static_cast<std::size_t>(array_of(s, x))].data();
-        std::uint8_t* pred = out.arrays[static_cast<std::size_t>(array_of(~s, x))].data();
-        const Color mover = ~s;
-        const int up = mover == Color::White ? 8 : -8;
-        const auto next = static_cast<std::uint8_t>(d + 1);
+  for (int k = 2; k < idx.men(); ++k)
+    for (int l = 2; l < idx.men(); ++l)
+      if (k != l && pieces[static_cast<std::size_t>(k)] == pieces[static_cast<std::size_t>(l)])
+        grouped[static_cast<std::size_t>(k)] = true;
+  // Both targets share one expansion: a position whose value is d for either target generates its
+  // un-moves once and relaxes the predecessors of each target at level d.
+  for (int d = 0; d < DthmCode::kMaxDthm; ++d) {
+    std::uint64_t expanded = 0;
+    const auto next = static_cast<std::uint8_t>(d + 1);
+    for (Color s : {Color::White, Color::Black}) {
+      const std::uint8_t* cw = out.arrays[static_cast<std::size_t>(array_of(s, Color::White))].data();
+      const std::uint8_t* cb = out.arrays[static_cast<std::size_t>(array_of(s, Color::Black))].data();
+      std::uint8_t* pw = out.arrays[static_cast<std::size_t>(array_of(~s, Color::White))].data();
+      std::uint8_t* pb = out.arrays[static_cast<std::size_t>(array_of(~s, Color::Black))].data();
+      const Color mover = ~s;
+      const int up = mover == Color::White ? 8 : -8;
 #pragma omp parallel for schedule(dynamic, 1) reduction(+ : expanded)
-        for (std::uint64_t c = 0; c < chunks; ++c) {
-          const std::uint64_t end = std::min(n, (c + 1) * kChunk);
-          const void* hit = std::memchr(cur + c * kChunk, d, end - c * kChunk);
-          if (!hit) continue;
-          TableIndex::Squares sq;
-          for (std::uint64_t i = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(hit) - cur); i < end; ++i) {
-            if (cur[i] != d) continue;
-            ++expanded;
-            const bool ok = idx.decode(i, sq);
-            assert(ok);
-            (void)ok;
-            Bitboard occ = 0;
-            for (int j = 0; j < idx.men(); ++j) occ |= square_bb(sq[static_cast<std::size_t>(j)]);
-            const Square their_king = sq[s == Color::White ? 0 : 1];  // king of the side to move in P
-            for (int j = 0; j < idx.men(); ++j) {
-              const Piece p = idx.piece(j);
-              if (color_of(p) != mover) continue;
-              const Square to = sq[static_cast<std::size_t>(j)];
-              const PieceType pt = type_of(p);
-              Bitboard from_set;
-              Bitboard double_from = 0;
-              if (pt == PieceType::Pawn) {
-                from_set = 0;
-                const int rr = relative_rank(mover, to);
-                const Square one = square_at(to_index(to) - up);
-                if (rr >= 2 && !(occ & square_bb(one))) {
-                  from_set |= square_bb(one);
-                  if (rr == 3) {
-                    const Square two = square_at(to_index(to) - 2 * up);
-                    if (!(occ & square_bb(two))) double_from = square_bb(two);
-                  }
+      for (std::uint64_t c = 0; c < chunks; ++c) {
+        const std::uint64_t end = std::min(n, (c + 1) * kChunk);
+        TableIndex::Squares sq;
+        for (std::uint64_t i = c * kChunk; i < end; ++i) {
+          const bool ew = cw[i] == d;
+          const bool eb = cb[i] == d;
+          if (!(ew || eb)) continue;
+          ++expanded;
+          const bool ok = idx.decode(i, sq);
+          assert(ok);
+          (void)ok;
+          Bitboard occ = 0;
+          for (int j = 0; j < idx.men(); ++j) occ |= square_bb(sq[static_cast<std::size_t>(j)]);
+          const Square king = sq[s == Color::White ? 0 : 1];  // king of the side to move in P
+          // With both kings on the a1-h8 diagonal the canonical symmetry of Q depends on the
+          // other men, so every un-move needs a full encode there.
+          const bool diag_kings = !idx.has_pawns() && file_index(sq[0]) == rank_index(sq[0]) &&
+                                  file_index(sq[1]) == rank_index(sq[1]);
+          for (int j = 0; j < idx.men(); ++j) {
+            const Piece p = pieces[static_cast<std::size_t>(j)];
+            if (color_of(p) != mover) continue;
+            const Square to = sq[static_cast<std::size_t>(j)];
+            const PieceType pt = type_of(p);
+            Bitboard from_set;
+            Bitboard double_from = 0;
+            if (pt == PieceType::Pawn) {
+              from_set = 0;
+              const int rr = relative_rank(mover, to);
+              const Square one = square_at(to_index(to) - up);
+              if (rr >= 2 && !(occ & square_bb(one))) {
+                from_set |= square_bb(one);
+                if (rr == 3) {
+                  const Square two = square_at(to_index(to) - 2 * up);
+                  if (!(occ & square_bb(two))) double_from = square_bb(two);
                 }
-                from_set |= double_from;
-              } else if (pt == PieceType::King) {
-                from_set = king_attacks(to) & ~occ;
-              } else {
-                from_set = piece_attacks(pt, to, occ) & ~occ;
               }
-              while (from_set) {
-                const Square from = pop_lsb(from_set);
-                TableIndex::Squares q = sq;
-                q[static_cast<std::size_t>(j)] = from;
-                if (pt == PieceType::King && square_distance(from, their_king) <= 1) continue;
-                const Bitboard occ_q = occ ^ square_bb(to) ^ square_bb(from);
-                // The side to move in P is not to move in Q: it must not be in check there.
-                if (men_attack(idx, q, mover, their_king, occ_q)) continue;
-                if (d == 0 && (double_from & square_bb(from))) {
-                  // P is a checkmate reached by a double push: with its en passant right it may
-                  // not be mate (section "En passant" of docs/design.md). The edge's exact value
-                  // was seeded in init; skip it here when an en passant capture exists.
-                  const Position pe =
-                      Position::from_men(pieces.data(), sq.data(), idx.men(), s, square_at(to_index(to) - up));
-                  if (has_ep_capture(pe)) continue;
-                }
-                store_min(pred[idx.encode(q)], next);
+              from_set |= double_from;
+            } else if (pt == PieceType::King) {
+              from_set = king_attacks(to) & ~occ;
+            } else {
+              from_set = piece_attacks(pt, to, occ) & ~occ;
+            }
+            if (!from_set) continue;
+            // Legality of the predecessor Q (man j back on `from`): the side to move in P is
+            // not to move in Q, so it must not be in check there.
+            //  (a) the man itself must not attack the king from `from` (its old square `to` is
+            //      empty in Q; `from` never blocks its own line);
+            const Bitboard occ_wo = occ ^ square_bb(to);
+            switch (pt) {
+              case PieceType::Pawn: from_set &= ~pawn_attacks(s, king); break;
+              case PieceType::Knight: from_set &= ~knight_attacks(king); break;
+              case PieceType::Bishop: from_set &= ~bishop_attacks(king, occ_wo); break;
+              case PieceType::Rook: from_set &= ~rook_attacks(king, occ_wo); break;
+              case PieceType::Queen: from_set &= ~queen_attacks(king, occ_wo); break;
+              case PieceType::King: from_set &= ~king_attacks(king); break;
+            }
+            //  (b) another slider of the mover whose line to the king is open once `to` is empty
+            //      must be blocked by the man on `from`; another pawn or knight of the mover
+            //      giving check in P makes every un-move of man j illegal.
+            for (int k = 0; k < idx.men(); ++k) {
+              const Piece pk = pieces[static_cast<std::size_t>(k)];
+              if (k == j || color_of(pk) != mover) continue;
+              const PieceType tk = type_of(pk);
+              const Square sk = sq[static_cast<std::size_t>(k)];
+              if (tk == PieceType::Pawn || tk == PieceType::Knight) {
+                // A pawn or knight checking the king in P still checks it in Q.
+                if ((tk == PieceType::Pawn ? pawn_attacks(mover, sk) : knight_attacks(sk)) & square_bb(king)) from_set = 0;
+                continue;
               }
+              if (tk == PieceType::King) continue;
+              if (!(piece_attacks(tk, sk, 0) & square_bb(king))) continue;
+              const Bitboard line = between_bb(sk, king);
+              if (!(line & occ_wo)) from_set &= line;
+            }
+            while (from_set) {
+              const Square from = pop_lsb(from_set);
+              TableIndex::Squares q = sq;
+              q[static_cast<std::size_t>(j)] = from;
+              assert(!men_attack(idx, q, mover, king, occ_wo | square_bb(from)));
+              if (d == 0 && (double_from & square_bb(from))) {
+                // P is a checkmate reached by a double push: with its en passant right it may
+                // not be mate (section "En passant" of docs/design.md). The edge's exact value
+                // was seeded in init; skip it here when an en passant capture exists.
+                const Position pe =
+                    Position::from_men(pieces.data(), sq.data(), idx.men(), s, square_at(to_index(to) - up));
+                if (has_ep_capture(pe)) continue;
+              }
+              // Fast path: P is canonical, so moving a man that is alone of its kind changes only
+              // its own field (kings fixed, so the symmetry stays the identity): the index moves
+              // by (from - to) * stride. Checked against encode() by assert in debug builds
+              // (the test suite runs the solver in the sanitizer build).
+              const std::uint64_t qi =
+                  (pt != PieceType::King && !grouped[static_cast<std::size_t>(j)] && !diag_kings)
+                      ? i + static_cast<std::uint64_t>(to_index(from) - to_index(to)) * idx.stride(j)
+                      : idx.encode(q);
+              assert(qi == idx.encode(q));
+              if (ew) store_min(pw[qi], next);
+              if (eb) store_min(pb[qi], next);
             }
           }
         }
       }
-      report("solve", static_cast<double>(d + 1) / 64.0 > 1 ? 1.0 : static_cast<double>(d + 1) / 64.0);
-      if (expanded == 0 && d >= max_seed) break;
     }
+    report("solve", std::min(1.0, static_cast<double>(d + 1) / 64.0));
+    if (expanded == 0 && d >= max_seed) break;
   }
   for (auto& a : out.arrays)
     for (auto& v : a)
