@@ -23,8 +23,8 @@ namespace {
 #ifdef NDEBUG
 constexpr std::uint64_t kDefaultNodeCap = 0;  // no cap
 #else
-// Measured with -DDEADPOS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug: about 0.5 million nodes/s, so the
-// 13 cases under this cap take about 13 s together (the 7 above it would take over 2 minutes).
+// Measured with -DDEADPOS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug: 0.2-1.3 million nodes/s depending
+// on the position, so the 13 cases under this cap take about 13 s; all 20 take about 60 s of CPU.
 constexpr std::uint64_t kDefaultNodeCap = 2'000'000;
 #endif
 
