@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 
 namespace deadpos {
 
@@ -162,25 +163,76 @@ Status write_table(const std::string& path, const TableIndex& index,
   return s;
 }
 
-Result<TableFile> TableFile::open(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return make_error(ErrorCode::Io, path + ": cannot open: " + std::strerror(errno));
-  const std::streamoff size = in.tellg();
-  if (size < 0) return make_error(ErrorCode::Io, path + ": cannot determine size");
-  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    return make_error(ErrorCode::Io, path + ": read failed");
+namespace {
+
+class FileSource final : public ByteSource {
+ public:
+  FileSource(int fd, std::uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  ~FileSource() override { ::close(fd_); }
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+  std::uint64_t size() const override { return size_; }
+  Status read_at(std::uint64_t off, std::size_t n, std::byte* out) const override {
+    while (n > 0) {
+      const ssize_t r = ::pread(fd_, out, n, static_cast<off_t>(off));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        return make_error(ErrorCode::Io, path_ + ": read of " + std::to_string(n) + " bytes at offset " +
+                                             std::to_string(off) + " failed" + (r < 0 ? std::string(": ") + std::strerror(errno) : ""));
+      }
+      out += r;
+      off += static_cast<std::uint64_t>(r);
+      n -= static_cast<std::size_t>(r);
+    }
+    return Ok{};
   }
-  return from_bytes(std::move(bytes), path);
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  std::string path_;
+};
+
+class MemorySource final : public ByteSource {
+ public:
+  explicit MemorySource(std::vector<std::byte> b) : bytes_(std::move(b)) {}
+  std::uint64_t size() const override { return bytes_.size(); }
+  Status read_at(std::uint64_t off, std::size_t n, std::byte* out) const override {
+    if (off > bytes_.size() || n > bytes_.size() - off) return make_error(ErrorCode::Io, "read past the end");
+    std::memcpy(out, bytes_.data() + off, n);
+    return Ok{};
+  }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+}  // namespace
+
+Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error(ErrorCode::Io, path + ": cannot open: " + std::strerror(errno));
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size < 0) {
+    ::close(fd);
+    return make_error(ErrorCode::Io, path + ": cannot determine size");
+  }
+  return from_source(std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(size), path), path, check);
 }
 
 Result<TableFile> TableFile::from_bytes(std::vector<std::byte> bytes, const std::string& name) {
+  return from_source(std::make_shared<MemorySource>(std::move(bytes)), name, FileCheck::Full);
+}
+
+Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, const std::string& name,
+                                         FileCheck check) {
   TableFile t;
   t.name_ = name;
-  const std::size_t size = bytes.size();
+  const std::uint64_t size = src->size();
   if (size < kHeaderBytes + 8) return corrupt(name, "file is " + std::to_string(size) + " bytes, shorter than a header");
-  const std::byte* p = bytes.data();
+  std::array<std::byte, kHeaderBytes> hb{};
+  if (Status s = src->read_at(0, kHeaderBytes, hb.data()); !s) return s.error();
+  const std::byte* p = hb.data();
   if (std::memcmp(p, kMagic, 8) != 0) return corrupt(name, "bad magic (not a deadpos table)");
   if (load_le<std::uint64_t>(p + 136) != xxh64(p, 136)) return corrupt(name, "header checksum mismatch");
   TableHeader& h = t.header_;
@@ -223,11 +275,32 @@ Result<TableFile> TableFile::from_bytes(std::vector<std::byte> bytes, const std:
     h.summary[static_cast<std::size_t>(a)].finite = load_le<std::uint64_t>(p + 72 + 16 * a);
     h.summary[static_cast<std::size_t>(a)].none = load_le<std::uint64_t>(p + 80 + 16 * a);
   }
-  if (load_le<std::uint64_t>(p + size - 8) != xxh64(p, size - 8)) return corrupt(name, "file checksum mismatch");
+  if (check == FileCheck::Full) {
+    // Whole-file checksum, streamed in 1 MiB pieces.
+    XXH64_state_t* st = XXH64_createState();
+    XXH64_reset(st, 0);
+    std::vector<std::byte> buf(1U << 20);
+    std::uint64_t off = 0;
+    Status rs = Ok{};
+    while (off < size - 8 && rs.ok()) {
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - 8 - off));
+      rs = src->read_at(off, n, buf.data());
+      if (rs.ok()) XXH64_update(st, buf.data(), n);
+      off += n;
+    }
+    const std::uint64_t digest = XXH64_digest(st);
+    XXH64_freeState(st);
+    if (!rs) return rs.error();
+    std::array<std::byte, 8> tr{};
+    if (Status s = src->read_at(size - 8, 8, tr.data()); !s) return s.error();
+    if (load_le<std::uint64_t>(tr.data()) != digest) return corrupt(name, "file checksum mismatch");
+  }
   // Block index entries: offsets contiguous from the header to the block index.
+  t.block_index_.resize(static_cast<std::size_t>(h.blocks) * kBlockIndexEntryBytes);
+  if (Status s = src->read_at(h.block_index_offset, t.block_index_.size(), t.block_index_.data()); !s) return s.error();
   std::uint64_t expect = kHeaderBytes;
   for (std::uint32_t b = 0; b < h.blocks; ++b) {
-    const std::byte* e = p + h.block_index_offset + static_cast<std::uint64_t>(b) * kBlockIndexEntryBytes;
+    const std::byte* e = t.block_index_.data() + static_cast<std::uint64_t>(b) * kBlockIndexEntryBytes;
     const std::uint64_t off = load_le<std::uint64_t>(e);
     const std::uint32_t csize = load_le<std::uint32_t>(e + 8);
     const std::uint32_t raw = load_le<std::uint32_t>(e + 12);
@@ -239,7 +312,7 @@ Result<TableFile> TableFile::from_bytes(std::vector<std::byte> bytes, const std:
     expect = off + csize;
   }
   if (expect != h.block_index_offset) return corrupt(name, "blocks do not fill the data section");
-  t.bytes_ = std::move(bytes);
+  t.src_ = std::move(src);
   return t;
 }
 
@@ -250,16 +323,19 @@ std::pair<std::uint32_t, std::uint32_t> TableFile::locate(int array, std::uint64
 
 Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out) const {
   if (block >= header_.blocks) return corrupt(name_, "block " + std::to_string(block) + " out of range");
-  const std::byte* e = bytes_.data() + header_.block_index_offset + static_cast<std::uint64_t>(block) * kBlockIndexEntryBytes;
+  const std::byte* e = block_index_.data() + static_cast<std::uint64_t>(block) * kBlockIndexEntryBytes;
   const std::uint64_t off = load_le<std::uint64_t>(e);
   const std::uint32_t csize = load_le<std::uint32_t>(e + 8);
   const std::uint32_t raw = load_le<std::uint32_t>(e + 12);
   const std::uint64_t hash = load_le<std::uint64_t>(e + 16);
-  if (xxh64(bytes_.data() + off, csize) != hash) {
+  thread_local std::vector<std::byte> comp;
+  comp.resize(csize);
+  if (Status s = src_->read_at(off, csize, comp.data()); !s) return s.error();
+  if (xxh64(comp.data(), csize) != hash) {
     return corrupt(name_, "block " + std::to_string(block) + " checksum mismatch");
   }
   out.resize(raw);
-  const std::size_t r = ZSTD_decompress(out.data(), raw, bytes_.data() + off, csize);
+  const std::size_t r = ZSTD_decompress(out.data(), raw, comp.data(), csize);
   if (ZSTD_isError(r) || r != raw) {
     return corrupt(name_, "block " + std::to_string(block) + " does not decompress to " + std::to_string(raw) + " bytes");
   }

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,12 +76,28 @@ struct TableHeader {
 Status write_table(const std::string& path, const TableIndex& index,
                    const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level = 9);
 
+// Random-access bytes of a table (style rule 28): a file read with pread, or memory (tests,
+// fuzzing). Implementations are thread-safe.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual std::uint64_t size() const = 0;
+  // Reads n bytes at offset off into out. Errors: Io (short read, read error).
+  virtual Status read_at(std::uint64_t off, std::size_t n, std::byte* out) const = 0;
+};
+
+// How much of a file TableFile::open checks up front.
+enum class FileCheck {
+  Full,       // header, block index and the whole-file checksum (reads the whole file)
+  HeaderOnly  // header and block index; each block is still checksummed when it is read
+};
+
 class TableFile {
  public:
-  // Reads and checks a table file: header fields, block index bounds, whole-file checksum.
-  // Errors: Io (cannot read), CorruptTable (any check fails), both naming the path.
-  static Result<TableFile> open(const std::string& path);
-  // Same checks on bytes already in memory (fuzzing, tests); `name` is used in messages.
+  // Opens and checks a table file (see FileCheck). Blocks are read on demand with pread.
+  // Errors: Io (cannot open/read), CorruptTable (any check fails), both naming the path.
+  static Result<TableFile> open(const std::string& path, FileCheck check = FileCheck::Full);
+  // Same checks (always Full) on bytes already in memory (fuzzing, tests); `name` is used in messages.
   static Result<TableFile> from_bytes(std::vector<std::byte> bytes, const std::string& name);
 
   const TableHeader& header() const { return header_; }
@@ -97,8 +114,12 @@ class TableFile {
   std::pair<std::uint32_t, std::uint32_t> locate(int array, std::uint64_t idx) const;
 
  private:
+  static Result<TableFile> from_source(std::shared_ptr<const ByteSource> src, const std::string& name,
+                                       FileCheck check);
+
   std::string name_;
-  std::vector<std::byte> bytes_;
+  std::shared_ptr<const ByteSource> src_;
+  std::vector<std::byte> block_index_;  // the block index, read and checked at open
   TableHeader header_;
   Material material_;
   TableIndex index_;
