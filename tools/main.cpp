@@ -6,17 +6,20 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <omp.h>
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 
 #include "deadpos/material.h"
 #include "deadpos/notation.h"
 #include "deadpos/position.h"
 #include "deadpos/solver.h"
+#include "deadpos/tablebase.h"
 
 namespace {
 
@@ -33,6 +36,7 @@ int exit_code(ErrorCode c) {
     case ErrorCode::VerificationFailed: return 8;
     case ErrorCode::OutOfMemory: return 9;
     case ErrorCode::InvalidMove: return 10;
+    case ErrorCode::TooManyMen: return 11;
   }
   return 1;
 }
@@ -211,6 +215,183 @@ int cmd_verify(const std::string& dir, const std::vector<std::string>& keys, int
   return 0;
 }
 
+std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+
+const char* side_name(Color c) { return c == Color::White ? "White" : "Black"; }
+
+const char* flag_reason_id(FlagVerdict::Reason r) {
+  switch (r) {
+    case FlagVerdict::Reason::Checkmate: return "checkmate";
+    case FlagVerdict::Reason::Stalemate: return "stalemate";
+    case FlagVerdict::Reason::DeadPosition: return "dead-position";
+    case FlagVerdict::Reason::OpponentCannotMate: return "opponent-cannot-mate";
+    case FlagVerdict::Reason::OpponentCanMate: return "opponent-can-mate";
+  }
+  return "?";
+}
+
+struct ProbeOptions {
+  bool json = false;
+  bool line = false;
+  std::string flag;  // "", "white", "black", "stm"
+};
+
+struct ProbeTally {
+  int answered = 0, errors = 0, dead = 0, flag_draws = 0, flag_wins = 0;
+  int first_error_code = 0;
+};
+
+// Answers one input line; prints exactly one output line.
+void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions& o, ProbeTally& tally) {
+  using nlohmann::json;
+  const std::string fen = fen_of_epd_line(input);
+  auto fail = [&](const Error& e) {
+    ++tally.errors;
+    if (!tally.first_error_code) tally.first_error_code = exit_code(e.code);
+    if (o.json) {
+      json j;
+      j["input"] = input;
+      j["error"] = {{"category", error_code_name(e.code)}, {"message", e.message}};
+      std::cout << j.dump() << '\n';
+    } else {
+      std::cout << input << ": error: " << error_code_name(e.code) << ": " << e.message << '\n';
+    }
+  };
+  auto pos = Position::from_fen(fen);
+  if (!pos) return fail(pos.error());
+  auto r = tb.probe(*pos);
+  if (!r) return fail(r.error());
+  std::optional<FlagVerdict> verdict;
+  std::optional<Color> flagged;
+  if (!o.flag.empty()) {
+    flagged = o.flag == "white" ? Color::White : o.flag == "black" ? Color::Black : pos->side_to_move();
+    auto v = tb.flag_verdict(*pos, *flagged);
+    if (!v) return fail(v.error());
+    verdict = *v;
+  }
+  // Certificate lines: the opponent's mate for a flag, else every side that can be mated.
+  std::vector<std::pair<Color, std::vector<Move>>> lines;
+  if (o.line) {
+    for (Color mated : {Color::White, Color::Black}) {
+      if (!r->dthm[mated] || r->checkmate) continue;
+      if (flagged && mated != *flagged) continue;
+      auto l = tb.helpmate_line(*pos, mated);
+      if (!l) return fail(l.error());
+      lines.emplace_back(mated, *l);
+    }
+  }
+  ++tally.answered;
+  if (r->dead()) ++tally.dead;
+  if (verdict) (verdict->result == "1/2-1/2" ? tally.flag_draws : tally.flag_wins)++;
+  if (o.json) {
+    json j;
+    j["input"] = input;
+    j["fen"] = pos->to_fen();
+    j["table"] = r->table;
+    j["checkmate"] = r->checkmate;
+    j["stalemate"] = r->stalemate;
+    j["dead"] = r->dead();
+    j["white_can_mate"] = r->white_can_mate();
+    j["black_can_mate"] = r->black_can_mate();
+    j["dthm_white_mated_plies"] = r->dthm[Color::White] ? json(*r->dthm[Color::White]) : json(nullptr);
+    j["dthm_black_mated_plies"] = r->dthm[Color::Black] ? json(*r->dthm[Color::Black]) : json(nullptr);
+    j["castling_search"] = r->castling_search;
+    j["en_passant"] = r->en_passant;
+    if (verdict) {
+      j["flag"] = {{"flagged", o.flag == "stm" ? std::string(side_name(*flagged)) : o.flag},
+                   {"result", verdict->result},
+                   {"reason", flag_reason_id(verdict->reason)},
+                   {"text", flag_reason_text(verdict->reason)}};
+      j["flag"]["flagged"] = *flagged == Color::White ? "white" : "black";
+    }
+    if (o.line) {
+      json arr = json::array();
+      for (const auto& [mated, moves] : lines) {
+        json u = json::array();
+        for (Move m : moves) u.push_back(to_uci(m));
+        arr.push_back({{"mated", mated == Color::White ? "white" : "black"},
+                       {"plies", moves.size()},
+                       {"san", line_to_san(*pos, moves)},
+                       {"uci", u}});
+      }
+      j["lines"] = arr;
+    }
+    std::cout << j.dump() << '\n';
+    return;
+  }
+  std::string text;
+  if (r->checkmate) {
+    text = std::string(side_name(pos->side_to_move())) + " is checkmated";
+  } else if (r->stalemate) {
+    text = std::string(side_name(pos->side_to_move())) + " is stalemated: draw";
+  } else if (r->dead()) {
+    text = "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
+  } else {
+    for (Color winner : {Color::White, Color::Black}) {
+      const auto& d = r->dthm[~winner];
+      if (!text.empty()) text += "; ";
+      text += std::string(side_name(winner)) +
+              (d ? " can checkmate (shortest helpmate " + plies(*d) + ")" : " cannot checkmate");
+    }
+  }
+  std::cout << pos->to_fen() << ": " << text;
+  if (verdict) {
+    std::cout << " | " << side_name(*flagged) << "'s flag fell: " << verdict->result << ", "
+              << flag_reason_text(verdict->reason);
+  }
+  for (const auto& [mated, moves] : lines) {
+    std::cout << " | mate of " << side_name(mated) << " in " << plies(static_cast<int>(moves.size())) << ": "
+              << format_line(*pos, moves);
+  }
+  std::cout << " [table " << r->table << (r->castling_search ? ", castling search" : "")
+            << (r->en_passant ? ", en passant" : "") << "]\n";
+}
+
+int cmd_probe(const std::vector<std::string>& dirs, const std::vector<std::string>& fens, const std::string& epd,
+              const ProbeOptions& o, std::size_t cache_mb) {
+  Tablebase::Options topt;
+  topt.cache_bytes = cache_mb << 20;
+  auto tb = Tablebase::open(dirs, topt);
+  if (!tb) return report(tb.error());
+  if (tb->max_men() == 0) {
+    std::string d;
+    for (const auto& x : dirs) d += (d.empty() ? "" : ", ") + x;
+    return report(make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'"));
+  }
+  ProbeTally tally;
+  auto run_stream = [&](std::istream& in) {
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto first = line.find_first_not_of(" \t\r");
+      if (first == std::string::npos || line[first] == '#') continue;
+      const auto last = line.find_last_not_of(" \t\r");
+      probe_one(*tb, line.substr(first, last - first + 1), o, tally);
+    }
+  };
+  for (const auto& f : fens) probe_one(*tb, f, o, tally);
+  if (!epd.empty()) {
+    if (epd == "-") {
+      run_stream(std::cin);
+    } else {
+      std::ifstream in(epd);
+      if (!in) return report(make_error(ErrorCode::Io, epd + ": cannot open"));
+      run_stream(in);
+    }
+  } else if (fens.empty()) {
+    run_stream(std::cin);
+  }
+  if (!o.json && tally.answered + tally.errors > 1) {
+    std::cout << "summary: " << tally.answered << " answered, " << tally.errors << " errors; " << tally.dead
+              << " dead positions";
+    if (!o.flag.empty()) {
+      std::cout << "; flag-falls: " << tally.flag_draws << " drawn (FIDE 5.2.2 / 6.9), " << tally.flag_wins
+                << " won by the opponent";
+    }
+    std::cout << '\n';
+  }
+  return tally.first_error_code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -247,6 +428,21 @@ int main(int argc, char** argv) {
   ver_cmd->add_option("--tables", ver_dir, "table directory (default: tables)");
   ver_cmd->add_option("--threads", ver_threads, "OpenMP threads (default: all cores)");
 
+  std::vector<std::string> probe_dirs;
+  std::vector<std::string> probe_fens;
+  std::string probe_epd;
+  ProbeOptions popt;
+  std::size_t cache_mb = 256;
+  auto* probe_cmd = app.add_subcommand("probe", "Answer positions: dead?, who can mate, flag-fall verdict (FIDE 5.2.2, 6.9)");
+  probe_cmd->add_option("fens", probe_fens, "positions in FEN (quote each); none: read --epd or standard input");
+  probe_cmd->add_option("--tables", probe_dirs, "table directory (repeatable; default: tables)")->allow_extra_args(false);
+  probe_cmd->add_option("--epd", probe_epd, "file with one FEN or EPD per line ('-': standard input)");
+  probe_cmd->add_flag("--json", popt.json, "one JSON object per line");
+  probe_cmd->add_option("--flag", popt.flag, "whose flag fell: white, black or stm (the side to move)")
+      ->check(CLI::IsMember({"white", "black", "stm"}));
+  probe_cmd->add_flag("--line", popt.line, "print a shortest helpmate line (SAN and UCI) for each side that can be mated");
+  probe_cmd->add_option("--cache-mb", cache_mb, "decompressed-block cache limit in MiB (default 256)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -262,5 +458,9 @@ int main(int argc, char** argv) {
     return cmd_generate(max_men, gen_keys, out_dir, threads);
   }
   if (*ver_cmd) return cmd_verify(ver_dir, ver_keys, ver_threads);
+  if (*probe_cmd) {
+    if (probe_dirs.empty()) probe_dirs.push_back("tables");
+    return cmd_probe(probe_dirs, probe_fens, probe_epd, popt, cache_mb);
+  }
   return 2;
 }

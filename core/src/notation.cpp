@@ -1,5 +1,6 @@
 #include "deadpos/notation.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace deadpos {
@@ -163,6 +164,48 @@ std::vector<std::string> line_to_san(Position pos, const std::vector<Move>& move
   for (Move m : moves) {
     out.push_back(to_san(pos, m));
     pos.make_move(m);
+  }
+  return out;
+}
+
+std::string format_line(const Position& pos, const std::vector<Move>& moves) {
+  const std::vector<std::string> san = line_to_san(pos, moves);
+  std::string out;
+  int number = pos.fullmove_number();
+  Color side = pos.side_to_move();
+  for (std::size_t i = 0; i < san.size(); ++i) {
+    if (!out.empty()) out += ' ';
+    if (side == Color::White) {
+      out += std::to_string(number) + ". ";
+    } else if (i == 0) {
+      out += std::to_string(number) + "... ";
+    }
+    out += san[i];
+    if (side == Color::Black) ++number;
+    side = ~side;
+  }
+  return out;
+}
+
+std::string fen_of_epd_line(std::string_view line) {
+  std::vector<std::string> f;
+  std::size_t i = 0;
+  while (i < line.size() && f.size() < 6) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n')) ++i;
+    if (i >= line.size()) break;
+    std::size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' && line[j] != '\n') ++j;
+    f.emplace_back(line.substr(i, j - i));
+    i = j;
+  }
+  auto numeric = [](const std::string& t) {
+    return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::string out;
+  const std::size_t keep = f.size() >= 6 && numeric(f[4]) && numeric(f[5]) ? 6 : f.size() >= 5 && numeric(f[4]) ? 5 : std::min<std::size_t>(f.size(), 4);
+  for (std::size_t k = 0; k < keep; ++k) {
+    if (k) out += ' ';
+    out += f[k];
   }
   return out;
 }

@@ -542,6 +542,7 @@ const char* error_code_name(ErrorCode c) {
     case ErrorCode::MissingTable: return "missing table";
     case ErrorCode::CorruptTable: return "corrupt table";
     case ErrorCode::OutOfMemory: return "out of memory";
+    case ErrorCode::TooManyMen: return "too many men";
     case ErrorCode::VerificationFailed: return "verification failed";
   }
   return "?";

@@ -26,5 +26,13 @@ Result<Move> parse_san(const Position& pos, std::string_view san);
 
 // SAN of a whole line of legal moves from pos, e.g. {"e4", "e5", "Qh5"}.
 std::vector<std::string> line_to_san(Position pos, const std::vector<Move>& moves);
+// The line as a reader writes it, with move numbers from pos's fullmove number:
+// "1. e4 e5 2. Qh5", or "7... Kb8 8. Ra8#" when Black moves first.
+std::string format_line(const Position& pos, const std::vector<Move>& moves);
+
+// The FEN part of a line holding a FEN (4 to 6 fields) or an EPD record (4 fields followed by
+// operations such as `bm Kxa8; id "x";`): the first 4 fields, plus the two counters if the next
+// two fields are integers. Leading and trailing blanks are ignored.
+std::string fen_of_epd_line(std::string_view line);
 
 }  // namespace deadpos

@@ -19,6 +19,7 @@ enum class ErrorCode {
   MissingTable,      // a table the answer needs is absent
   CorruptTable,      // table bytes fail a bounds or checksum check
   OutOfMemory,       // a large allocation failed
+  TooManyMen,        // more men on the board than the loaded tables cover
   VerificationFailed // a table disagrees with its successors
 };
 

@@ -1,0 +1,90 @@
+// Lookup library: exact dead-position (FIDE 5.2.2) and flag-fall (FIDE 6.9) answers for any legal
+// position whose material has tables, including castling rights and en passant rights, which the
+// tables themselves leave out (docs/design.md, "Probing").
+//
+// Thread-safety: a Tablebase may be probed from any number of threads at once. Tables are opened
+// lazily (once, on first use; an error opening one is sticky and returned by every later probe
+// that needs it); decompressed blocks live in an LRU cache bounded by Options::cache_bytes.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deadpos/position.h"
+#include "deadpos/result.h"
+
+namespace deadpos {
+
+struct ProbeResult {
+  bool checkmate = false;  // the side to move is checkmated (the game is over)
+  bool stalemate = false;  // the side to move is stalemated (the game is drawn)
+  // dthm[X]: plies of the shortest sequence of legal moves ending in checkmate of X (DTHM_X);
+  // nullopt if no sequence of legal moves ends in checkmate of X.
+  ByColor<std::optional<int>> dthm;
+  bool white_can_mate() const { return dthm[Color::Black].has_value(); }
+  bool black_can_mate() const { return dthm[Color::White].has_value(); }
+  // Dead position (FIDE 5.2.2): neither side can be checkmated by any sequence of legal moves.
+  bool dead() const { return !dthm[Color::White] && !dthm[Color::Black]; }
+  std::string table;            // canonical material key of the position's table, e.g. "KBvKN"
+  bool castling_search = false; // castling rights: answered by an exact search down to the tables
+  bool en_passant = false;      // an en passant capture was legal and taken into account
+};
+
+// Result of a game whose player `flagged` ran out of time (FIDE 6.9, with 5.2.2 taking precedence).
+struct FlagVerdict {
+  enum class Reason {
+    Checkmate,          // the position is already checkmate: the game ended before the flag
+    Stalemate,          // the position is already stalemate: drawn
+    DeadPosition,       // FIDE 5.2.2: no side can mate; drawn whatever the clock
+    OpponentCannotMate, // FIDE 6.9: the opponent cannot mate by any legal sequence; drawn
+    OpponentCanMate,    // FIDE 6.9: the player who flagged loses
+  };
+  Reason reason;
+  std::string result;  // "1-0", "0-1" or "1/2-1/2"
+  ProbeResult probe;
+};
+const char* flag_reason_text(FlagVerdict::Reason r);
+
+class Tablebase {
+ public:
+  struct Options {
+    std::size_t cache_bytes = std::size_t{256} << 20;  // decompressed-block cache limit, bytes
+  };
+
+  // Indexes the *.dpt files of the directories (later directories do not override earlier ones).
+  // Nothing is read yet. Errors: Io if a directory cannot be listed.
+  static Result<Tablebase> open(const std::vector<std::string>& dirs, Options opt);
+  static Result<Tablebase> open(const std::vector<std::string>& dirs) { return open(dirs, Options{}); }
+
+  Tablebase(Tablebase&&) noexcept;
+  Tablebase& operator=(Tablebase&&) noexcept;
+  ~Tablebase();
+
+  // Exact answer for pos. Errors: TooManyMen (more men than any loaded table), MissingTable (a
+  // table the answer needs is absent: names it), CorruptTable (a checksum or format check failed:
+  // names the file; never a wrong answer), InvalidArgument (castling search over its size limit).
+  Result<ProbeResult> probe(const Position& pos) const;
+
+  // One shortest sequence of legal moves from pos that ends with `mated` checkmated: exactly
+  // DTHM_mated plies. Errors: as probe(), and InvalidArgument if `mated` cannot be checkmated.
+  Result<std::vector<Move>> helpmate_line(const Position& pos, Color mated) const;
+
+  // FIDE 6.9 verdict when `flagged` runs out of time in pos. Errors: as probe().
+  Result<FlagVerdict> flag_verdict(const Position& pos, Color flagged) const;
+
+  // Largest number of men (kings included) among the tables found; 0 if none.
+  int max_men() const;
+  // Material keys of the tables found, sorted.
+  std::vector<std::string> materials() const;
+
+  struct Impl;
+
+ private:
+  explicit Tablebase(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace deadpos

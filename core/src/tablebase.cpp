@@ -1,0 +1,389 @@
+// Probing (docs/design.md, "Probing").
+//
+// Value of a position for both targets, V(p) = (DTHM_White, DTHM_Black) as byte codes:
+//  * castling rights: exact search over the positions reachable while keeping exactly these
+//    rights (a finite graph), seeded with the values of moves that lose a right (recursively: the
+//    rights only shrink) and solved by breadth-first buckets, like the generator;
+//  * an en passant capture is legal: min(V(same placement without the right) if it has a legal
+//    move, 1 + V(after each en passant capture));
+//  * otherwise: the table of the position's material (colour-swapped if needed).
+#include "deadpos/tablebase.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <list>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "deadpos/index.h"
+#include "deadpos/material.h"
+#include "deadpos/table.h"
+
+namespace deadpos {
+
+namespace {
+
+using Values = ByColor<std::uint8_t>;  // DthmCode bytes, indexed by the side to be mated
+
+constexpr std::uint8_t kNone = DthmCode::kNone;
+// Castling search limit: positions per connected set of equal rights. Far above what <= 7 men
+// can reach (each right fixes a king and a rook).
+constexpr std::size_t kMaxSearchNodes = 4'000'000;
+
+// v + k plies, or none. DTHM values of <= 7 men stay far below the 250-ply code limit (the
+// longest in the <= 5-man set is under 60), so exceeding it is a broken invariant, not input.
+std::uint8_t plus(std::uint8_t v, int k) {
+  if (v > DthmCode::kMaxDthm) return kNone;
+  DEADPOS_CHECK(v + k <= DthmCode::kMaxDthm);
+  return static_cast<std::uint8_t>(v + k);
+}
+
+// FEN without the move counters: the identity of a position for the rules of play.
+std::string position_key(const Position& p) {
+  std::string f = p.to_fen();
+  f.erase(f.find(' ', f.find(' ', f.find(' ', f.find(' ') + 1) + 1) + 1));
+  return f;
+}
+
+TableIndex::Squares table_squares(const TableIndex& index, const Position& pos) {
+  TableIndex::Squares sq{};
+  int j = 0;
+  while (j < index.men()) {
+    const Piece p = index.piece(j);
+    Bitboard b = pos.pieces(color_of(p), type_of(p));
+    while (j < index.men() && index.piece(j) == p) sq[static_cast<std::size_t>(j++)] = pop_lsb(b);
+  }
+  return sq;
+}
+
+}  // namespace
+
+const char* flag_reason_text(FlagVerdict::Reason r) {
+  switch (r) {
+    case FlagVerdict::Reason::Checkmate: return "the position is checkmate: the game was already over";
+    case FlagVerdict::Reason::Stalemate: return "the position is stalemate: the game was already drawn";
+    case FlagVerdict::Reason::DeadPosition: return "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
+    case FlagVerdict::Reason::OpponentCannotMate: return "the opponent cannot checkmate by any sequence of legal moves (FIDE 6.9)";
+    case FlagVerdict::Reason::OpponentCanMate: return "the opponent can checkmate by a sequence of legal moves (FIDE 6.9)";
+  }
+  return "?";
+}
+
+struct Tablebase::Impl {
+  struct Entry {
+    std::string path;
+    Material material;
+    std::once_flag once;
+    std::optional<TableFile> file;
+    std::optional<Error> error;  // sticky
+  };
+  std::map<std::string, std::unique_ptr<Entry>> tables;  // by canonical key
+  std::vector<Entry*> by_id;
+  int max_men = 0;
+  Options opt;
+
+  // LRU cache of decompressed blocks.
+  using Block = std::shared_ptr<const std::vector<std::uint8_t>>;
+  mutable std::mutex mu;
+  mutable std::list<std::pair<std::uint64_t, Block>> lru;  // front = most recent
+  mutable std::unordered_map<std::uint64_t, std::list<std::pair<std::uint64_t, Block>>::iterator> where;
+  mutable std::size_t cached_bytes = 0;
+
+  Result<const TableFile*> file_of(const Material& canonical) const {
+    const auto it = tables.find(canonical.key());
+    if (it == tables.end()) {
+      return make_error(ErrorCode::MissingTable, "table " + canonical.key() + " is not in the table directories");
+    }
+    Entry& e = *it->second;
+    std::call_once(e.once, [&] {
+      auto f = TableFile::open(e.path, FileCheck::HeaderOnly);
+      if (f) {
+        e.file.emplace(std::move(*f));
+      } else {
+        e.error = f.error();
+      }
+    });
+    if (e.error) return *e.error;
+    return &*e.file;
+  }
+
+  std::size_t id_of(const Material& canonical) const {
+    const auto it = std::find_if(by_id.begin(), by_id.end(), [&](const Entry* e) { return e->material == canonical; });
+    return static_cast<std::size_t>(it - by_id.begin());
+  }
+
+  Result<Block> block(std::size_t id, const TableFile& f, std::uint32_t b) const {
+    const std::uint64_t key = (static_cast<std::uint64_t>(id) << 32) | b;
+    {
+      std::lock_guard lock(mu);
+      if (auto it = where.find(key); it != where.end()) {
+        lru.splice(lru.begin(), lru, it->second);
+        return it->second->second;
+      }
+    }
+    auto data = std::make_shared<std::vector<std::uint8_t>>();
+    if (Status s = f.read_block(b, *data); !s) return s.error();
+    std::lock_guard lock(mu);
+    if (auto it = where.find(key); it != where.end()) return it->second->second;  // raced: keep the first
+    lru.emplace_front(key, data);
+    where[key] = lru.begin();
+    cached_bytes += data->size();
+    while (cached_bytes > opt.cache_bytes && lru.size() > 1) {
+      cached_bytes -= lru.back().second->size();
+      where.erase(lru.back().first);
+      lru.pop_back();
+    }
+    return Block(data);
+  }
+
+  // Table values of a position without castling rights (an en passant right is ignored).
+  Result<Values> lookup(const Position& pos, std::string* table_key) const {
+    if (pos.men() > max_men) {
+      return make_error(ErrorCode::TooManyMen, std::to_string(pos.men()) + " men on the board, tables go up to " +
+                                                   std::to_string(max_men));
+    }
+    const Material m = Material::of(pos);
+    const bool swap = !m.is_canonical();
+    const Position p = swap ? pos.color_swapped() : pos;
+    const Material cm = swap ? m.swapped() : m;
+    if (table_key) *table_key = cm.key();
+    auto f = file_of(cm);
+    if (!f) return f.error();
+    const TableFile& tf = **f;
+    const std::uint64_t idx = tf.index().encode(table_squares(tf.index(), p));
+    const std::size_t id = id_of(cm);
+    Values v{};
+    for (Color x : {Color::White, Color::Black}) {
+      const auto [b, off] = tf.locate(array_of(p.side_to_move(), x), idx);
+      auto blk = block(id, tf, b);
+      if (!blk) return blk.error();
+      const std::uint8_t code = (**blk)[off];
+      if (code == DthmCode::kInvalid) {
+        return make_error(ErrorCode::CorruptTable, tf.name() + ": entry " + std::to_string(idx) +
+                                                       " is marked invalid for the legal position " + p.to_fen());
+      }
+      v[swap ? ~x : x] = code;
+    }
+    return v;
+  }
+
+  // Memo of castling-search results within one top-level request.
+  using Memo = std::unordered_map<std::string, Values>;
+
+  Result<Values> values(const Position& pos, Memo& memo, ProbeResult* info) const {
+    if (pos.castling_rights()) {
+      if (info) info->castling_search = true;
+      const std::string key = position_key(pos);
+      if (auto it = memo.find(key); it != memo.end()) return it->second;
+      if (Status s = castling_search(pos, memo); !s) return s.error();
+      return memo.at(key);
+    }
+    if (pos.en_passant()) {
+      const MoveList moves = pos.legal_moves();
+      bool other = false;
+      bool any_ep = false;
+      Values best{{kNone, kNone}};
+      for (Move m : moves) {
+        if (m.kind() != Move::Kind::EnPassant) {
+          other = true;
+          continue;
+        }
+        any_ep = true;
+        auto v = values(pos.after(m), memo, nullptr);
+        if (!v) return v.error();
+        for (Color x : {Color::White, Color::Black}) best[x] = std::min(best[x], plus((*v)[x], 1));
+      }
+      if (any_ep) {
+        if (info) info->en_passant = true;
+        if (other) {
+          auto v = lookup(pos, info ? &info->table : nullptr);
+          if (!v) return v.error();
+          for (Color x : {Color::White, Color::Black}) best[x] = std::min(best[x], (*v)[x]);
+        } else if (info) {
+          info->table = Material::of(pos).canonical().key();
+        }
+        return best;
+      }
+    }
+    return lookup(pos, info ? &info->table : nullptr);
+  }
+
+  // Solves every position reachable from root while keeping exactly root's castling rights and
+  // stores their values in memo (docs/design.md, "Probing").
+  Status castling_search(const Position& root, Memo& memo) const {
+    const std::uint8_t rights = root.castling_rights();
+    std::vector<Position> nodes{root};
+    std::unordered_map<std::string, std::uint32_t> id{{position_key(root), 0}};
+    std::vector<std::vector<std::uint32_t>> preds(1);
+    std::vector<Values> dist(1);
+    for (std::size_t u = 0; u < nodes.size(); ++u) {
+      const Position pu = nodes[u];
+      const MoveList moves = pu.legal_moves();
+      Values best{{DthmCode::kUnknown, DthmCode::kUnknown}};
+      if (moves.empty()) {
+        const bool mate = pu.in_check();
+        for (Color x : {Color::White, Color::Black}) best[x] = (mate && x == pu.side_to_move()) ? 0 : kNone;
+      }
+      for (Move m : moves) {
+        const Position pv = pu.after(m);
+        if (pv.castling_rights() == rights) {
+          const std::string k = position_key(pv);
+          auto [it, inserted] = id.try_emplace(k, static_cast<std::uint32_t>(nodes.size()));
+          if (inserted) {
+            if (nodes.size() >= kMaxSearchNodes) {
+              return make_error(ErrorCode::InvalidArgument, "castling search from " + root.to_fen() + " exceeds " +
+                                                                std::to_string(kMaxSearchNodes) + " positions");
+            }
+            nodes.push_back(pv);
+            preds.emplace_back();
+            dist.emplace_back();
+          }
+          preds[it->second].push_back(static_cast<std::uint32_t>(u));
+        } else {
+          auto v = values(pv, memo, nullptr);
+          if (!v) return v.error();
+          for (Color x : {Color::White, Color::Black}) {
+            const std::uint8_t c = plus((*v)[x], 1);
+            if (c <= DthmCode::kMaxDthm && (best[x] == DthmCode::kUnknown || c < best[x])) best[x] = c;
+          }
+        }
+      }
+      dist[u] = best;
+    }
+    // Integer-bucket shortest paths over the internal edges (weight 1), per target.
+    for (Color x : {Color::White, Color::Black}) {
+      std::vector<std::vector<std::uint32_t>> bucket(DthmCode::kMaxDthm + 2);
+      for (std::uint32_t u = 0; u < nodes.size(); ++u)
+        if (dist[u][x] <= DthmCode::kMaxDthm) bucket[dist[u][x]].push_back(u);
+      for (int d = 0; d <= DthmCode::kMaxDthm; ++d) {
+        for (std::size_t k = 0; k < bucket[static_cast<std::size_t>(d)].size(); ++k) {
+          const std::uint32_t u = bucket[static_cast<std::size_t>(d)][k];
+          if (dist[u][x] != d) continue;  // stale entry
+          for (std::uint32_t p : preds[u]) {
+            std::uint8_t& dp = dist[p][x];
+            if (dp == kNone) continue;  // terminal
+            if (dp == DthmCode::kUnknown || dp > d + 1) {
+              dp = static_cast<std::uint8_t>(d + 1);
+              if (d + 1 <= DthmCode::kMaxDthm) bucket[static_cast<std::size_t>(d + 1)].push_back(p);
+            }
+          }
+        }
+      }
+      for (auto& v : dist)
+        if (v[x] == DthmCode::kUnknown) v[x] = kNone;
+    }
+    for (std::size_t u = 0; u < nodes.size(); ++u) memo[position_key(nodes[u])] = dist[u];
+    return Ok{};
+  }
+};
+
+Tablebase::Tablebase(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Tablebase::Tablebase(Tablebase&&) noexcept = default;
+Tablebase& Tablebase::operator=(Tablebase&&) noexcept = default;
+Tablebase::~Tablebase() = default;
+
+Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options opt) {
+  auto impl = std::make_unique<Impl>();
+  impl->opt = opt;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    std::filesystem::directory_iterator it(dir, ec);
+    if (ec) return make_error(ErrorCode::Io, dir + ": cannot list table directory: " + ec.message());
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : it)
+      if (e.path().extension() == ".dpt") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+      auto m = Material::parse(path.stem().string());
+      if (!m || !m->is_canonical() || m->men() > kMaxTableMen) continue;  // not a table name
+      if (impl->tables.count(m->key())) continue;
+      auto e = std::make_unique<Impl::Entry>();
+      e->path = path.string();
+      e->material = *m;
+      impl->max_men = std::max(impl->max_men, m->men());
+      impl->by_id.push_back(e.get());
+      impl->tables.emplace(m->key(), std::move(e));
+    }
+  }
+  return Tablebase(std::move(impl));
+}
+
+int Tablebase::max_men() const { return impl_->max_men; }
+
+std::vector<std::string> Tablebase::materials() const {
+  std::vector<std::string> out;
+  for (const auto& [k, e] : impl_->tables) out.push_back(k);
+  return out;
+}
+
+Result<ProbeResult> Tablebase::probe(const Position& pos) const {
+  ProbeResult r;
+  r.checkmate = pos.is_checkmate();
+  r.stalemate = pos.is_stalemate();
+  Impl::Memo memo;
+  auto v = impl_->values(pos, memo, &r);
+  if (!v) return v.error();
+  if (r.table.empty()) r.table = Material::of(pos).canonical().key();
+  for (Color x : {Color::White, Color::Black})
+    if ((*v)[x] <= DthmCode::kMaxDthm) r.dthm[x] = (*v)[x];
+  return r;
+}
+
+Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color mated) const {
+  Impl::Memo memo;
+  auto v0 = impl_->values(pos, memo, nullptr);
+  if (!v0) return v0.error();
+  int v = (*v0)[mated];
+  if (v > DthmCode::kMaxDthm) {
+    return make_error(ErrorCode::InvalidArgument,
+                      std::string(mated == Color::White ? "White" : "Black") + " cannot be checkmated from " + pos.to_fen());
+  }
+  std::vector<Move> line;
+  Position cur = pos;
+  while (v > 0) {
+    bool found = false;
+    for (Move m : cur.legal_moves()) {
+      const Position next = cur.after(m);
+      auto w = impl_->values(next, memo, nullptr);
+      if (!w) return w.error();
+      if ((*w)[mated] == v - 1) {
+        line.push_back(m);
+        cur = next;
+        --v;
+        found = true;
+        break;
+      }
+    }
+    // Exact tables always have such a move; its absence means the tables disagree with the rules.
+    if (!found) return make_error(ErrorCode::CorruptTable, "no move continues the helpmate from " + cur.to_fen());
+  }
+  return line;
+}
+
+Result<FlagVerdict> Tablebase::flag_verdict(const Position& pos, Color flagged) const {
+  auto p = probe(pos);
+  if (!p) return p.error();
+  FlagVerdict v;
+  v.probe = *p;
+  const char* opponent_wins = flagged == Color::White ? "0-1" : "1-0";
+  if (p->checkmate) {
+    v.reason = FlagVerdict::Reason::Checkmate;
+    v.result = pos.side_to_move() == Color::White ? "0-1" : "1-0";
+  } else if (p->stalemate) {
+    v.reason = FlagVerdict::Reason::Stalemate;
+    v.result = "1/2-1/2";
+  } else if (p->dead()) {
+    v.reason = FlagVerdict::Reason::DeadPosition;
+    v.result = "1/2-1/2";
+  } else if (!p->dthm[flagged]) {
+    v.reason = FlagVerdict::Reason::OpponentCannotMate;
+    v.result = "1/2-1/2";
+  } else {
+    v.reason = FlagVerdict::Reason::OpponentCanMate;
+    v.result = opponent_wins;
+  }
+  return v;
+}
+
+}  // namespace deadpos
