@@ -238,6 +238,7 @@ struct ProbeOptions {
 
 struct ProbeTally {
   int answered = 0, errors = 0, dead = 0, flag_draws = 0, flag_wins = 0;
+  int beyond_tables = 0;  // errors because the position has more men than the tables
   int first_error_code = 0;
 };
 
@@ -247,6 +248,7 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
   const std::string fen = fen_of_epd_line(input);
   auto fail = [&](const Error& e) {
     ++tally.errors;
+    if (e.code == ErrorCode::TooManyMen) ++tally.beyond_tables;
     if (!tally.first_error_code) tally.first_error_code = exit_code(e.code);
     if (o.json) {
       json j;
@@ -381,8 +383,11 @@ int cmd_probe(const std::vector<std::string>& dirs, const std::vector<std::strin
     run_stream(std::cin);
   }
   if (!o.json && tally.answered + tally.errors > 1) {
-    std::cout << "summary: " << tally.answered << " answered, " << tally.errors << " errors; " << tally.dead
-              << " dead positions";
+    std::cout << "summary: " << tally.answered << " answered, " << tally.errors << " not answered";
+    if (tally.beyond_tables) {
+      std::cout << " (" << tally.beyond_tables << " with more men than the tables: up to " << tb->max_men() << ")";
+    }
+    std::cout << "; " << tally.dead << " dead positions";
     if (!o.flag.empty()) {
       std::cout << "; flag-falls: " << tally.flag_draws << " drawn (FIDE 5.2.2 / 6.9), " << tally.flag_wins
                 << " won by the opponent";
