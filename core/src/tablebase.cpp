@@ -80,6 +80,9 @@ struct Tablebase::Impl {
   };
   std::map<std::string, std::unique_ptr<Entry>> tables;  // by canonical key
   std::vector<Entry*> by_id;
+  // Canonical material -> entry id, keyed by the packed men counts (4 bits per colour and piece
+  // type): avoids building the key string on every probe.
+  std::unordered_map<std::uint64_t, std::size_t> id_by_code;
   int max_men = 0;
   Options opt;
 
@@ -90,12 +93,22 @@ struct Tablebase::Impl {
   mutable std::unordered_map<std::uint64_t, std::list<std::pair<std::uint64_t, Block>>::iterator> where;
   mutable std::size_t cached_bytes = 0;
 
-  Result<const TableFile*> file_of(const Material& canonical) const {
-    const auto it = tables.find(canonical.key());
-    if (it == tables.end()) {
-      return make_error(ErrorCode::MissingTable, "table " + canonical.key() + " is not in the table directories");
-    }
-    Entry& e = *it->second;
+  static std::uint64_t code_of(const Material& m) {
+    std::uint64_t c = 0;
+    for (Color col : {Color::White, Color::Black})
+      for (int t = 0; t < kNumPieceTypes; ++t) c = (c << 4) | static_cast<std::uint64_t>(m.count[col][static_cast<PieceType>(t)]);
+    return c;
+  }
+
+  // Entry id of a canonical material, or nullopt.
+  std::optional<std::size_t> id_of(const Material& canonical) const {
+    const auto it = id_by_code.find(code_of(canonical));
+    if (it == id_by_code.end()) return std::nullopt;
+    return it->second;
+  }
+
+  Result<const TableFile*> file_of(std::size_t id) const {
+    Entry& e = *by_id[id];
     std::call_once(e.once, [&] {
       auto f = TableFile::open(e.path, FileCheck::HeaderOnly);
       if (f) {
@@ -106,11 +119,6 @@ struct Tablebase::Impl {
     });
     if (e.error) return *e.error;
     return &*e.file;
-  }
-
-  std::size_t id_of(const Material& canonical) const {
-    const auto it = std::find_if(by_id.begin(), by_id.end(), [&](const Entry* e) { return e->material == canonical; });
-    return static_cast<std::size_t>(it - by_id.begin());
   }
 
   Result<Block> block(std::size_t id, const TableFile& f, std::uint32_t b) const {
@@ -148,15 +156,16 @@ struct Tablebase::Impl {
     const Position p = swap ? pos.color_swapped() : pos;
     const Material cm = swap ? m.swapped() : m;
     if (table_key) *table_key = cm.key();
-    auto f = file_of(cm);
+    const auto id = id_of(cm);
+    if (!id) return make_error(ErrorCode::MissingTable, "table " + cm.key() + " is not in the table directories");
+    auto f = file_of(*id);
     if (!f) return f.error();
     const TableFile& tf = **f;
     const std::uint64_t idx = tf.index().encode(table_squares(tf.index(), p));
-    const std::size_t id = id_of(cm);
     Values v{};
     for (Color x : {Color::White, Color::Black}) {
       const auto [b, off] = tf.locate(array_of(p.side_to_move(), x), idx);
-      auto blk = block(id, tf, b);
+      auto blk = block(*id, tf, b);
       if (!blk) return blk.error();
       const std::uint8_t code = (**blk)[off];
       if (code == DthmCode::kInvalid) {
@@ -302,6 +311,7 @@ Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options 
       e->path = path.string();
       e->material = *m;
       impl->max_men = std::max(impl->max_men, m->men());
+      impl->id_by_code[Impl::code_of(*m)] = impl->by_id.size();
       impl->by_id.push_back(e.get());
       impl->tables.emplace(m->key(), std::move(e));
     }
@@ -319,8 +329,11 @@ std::vector<std::string> Tablebase::materials() const {
 
 Result<ProbeResult> Tablebase::probe(const Position& pos) const {
   ProbeResult r;
-  r.checkmate = pos.is_checkmate();
-  r.stalemate = pos.is_stalemate();
+  if (!pos.has_legal_move()) {
+    const bool check = pos.in_check();
+    r.checkmate = check;
+    r.stalemate = !check;
+  }
   Impl::Memo memo;
   auto v = impl_->values(pos, memo, &r);
   if (!v) return v.error();
