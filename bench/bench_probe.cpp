@@ -1,0 +1,164 @@
+// Probe throughput of deadpos::Tablebase (style rule 37). Tables come from the directory in the
+// environment variable DEADPOS_TABLES (e.g. the tests' <build>/tables4); without it every
+// benchmark reports an error instead of a figure.
+//
+//   BM_Probe_Random4Man  warm cache, one thread: random legal KRvKN/KNvKR positions (half of them
+//                        read through the colour swap); items/s = probes/s
+//   BM_Probe_Random5Man  the same on the first 5-man table found (KRBvKR preferred); skipped
+//                        without one
+//   BM_Probe_FirstProbe  cold: Tablebase::open + one probe per iteration (directory listing, header
+//                        and block index checks, one block read, checksummed and decompressed)
+//   BM_Probe_Threads     one shared Tablebase probed from 1 and 2 threads (real time)
+//   BM_Probe_EnPassant / BM_Probe_Castling  the two special rules, on fixed positions
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "deadpos/material.h"
+#include "deadpos/position.h"
+#include "deadpos/tablebase.h"
+
+namespace deadpos {
+namespace {
+
+std::string tables_dir() {
+  const char* d = std::getenv("DEADPOS_TABLES");
+  return d ? std::string(d) : std::string();
+}
+
+// The shared, warm Tablebase; nullptr with *why set when there is none.
+const Tablebase* shared_tables(std::string* why) {
+  static std::string error;
+  static const std::optional<Tablebase> tb = []() -> std::optional<Tablebase> {
+    if (tables_dir().empty()) {
+      error = "DEADPOS_TABLES is not set";
+      return std::nullopt;
+    }
+    auto r = Tablebase::open({tables_dir()});
+    if (!r || r->max_men() == 0) {
+      error = r ? "no tables in " + tables_dir() : r.error().message;
+      return std::nullopt;
+    }
+    return std::move(*r);
+  }();
+  *why = error;
+  return tb ? &*tb : nullptr;
+}
+
+// n random legal positions of `key` and of its colour swap, alternating.
+std::vector<Position> random_positions(const Material& m, int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> sq(0, 63);
+  std::vector<Position> out;
+  while (static_cast<int>(out.size()) < n) {
+    const Material mm = out.size() % 2 ? m.swapped() : m;
+    Placement pl;
+    for (Color c : {Color::White, Color::Black}) {
+      for (PieceType pt : kMaterialOrder) {
+        for (int k = 0; k < mm.count[c][pt]; ++k) {
+          for (;;) {
+            const Square s = square_at(sq(rng));
+            if (pl[s] != kNoPiece) continue;
+            if (pt == PieceType::Pawn && (rank_of(s) == Rank::R1 || rank_of(s) == Rank::R8)) continue;
+            pl[s] = make_piece(c, pt);
+            break;
+          }
+        }
+      }
+    }
+    pl.side_to_move = (rng() & 1) ? Color::White : Color::Black;
+    if (auto p = Position::from_placement(pl)) out.push_back(*p);
+  }
+  return out;
+}
+
+// Probes a fixed sample of positions round-robin; every answer was checked once before timing.
+void probe_loop(benchmark::State& state, const Tablebase& tb, const std::vector<Position>& ps) {
+  for (const Position& p : ps) {
+    if (!tb.probe(p)) {
+      state.SkipWithError(("probe failed on " + p.to_fen()).c_str());
+      return;
+    }
+  }
+  std::size_t i = static_cast<std::size_t>(state.thread_index()) * 7919;
+  for (auto _ : state) {
+    auto r = tb.probe(ps[i++ % ps.size()]);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+void BM_Probe_Random4Man(benchmark::State& state) {
+  std::string why;
+  const Tablebase* tb = shared_tables(&why);
+  if (!tb) return state.SkipWithError(why.c_str());
+  static const std::vector<Position> ps = random_positions(*Material::parse("KRvKN"), 1 << 16, 1);
+  probe_loop(state, *tb, ps);
+}
+BENCHMARK(BM_Probe_Random4Man);
+
+void BM_Probe_Random5Man(benchmark::State& state) {
+  std::string why;
+  const Tablebase* tb = shared_tables(&why);
+  if (!tb) return state.SkipWithError(why.c_str());
+  std::string key;
+  for (const std::string& k : tb->materials()) {
+    if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
+  }
+  if (key.empty()) return state.SkipWithError(("no 5-man table in " + tables_dir()).c_str());
+  static const std::vector<Position> ps = random_positions(*Material::parse(key), 1 << 16, 5);
+  state.SetLabel(key);
+  probe_loop(state, *tb, ps);
+}
+BENCHMARK(BM_Probe_Random5Man);
+
+void BM_Probe_FirstProbe(benchmark::State& state) {
+  if (tables_dir().empty()) return state.SkipWithError("DEADPOS_TABLES is not set");
+  const Position p = *Position::from_fen("8/8/8/3k4/8/1n6/8/K1R5 w - - 0 1");
+  for (auto _ : state) {
+    auto tb = Tablebase::open({tables_dir()});
+    auto r = tb ? tb->probe(p) : Result<ProbeResult>(tb.error());
+    if (!r) return state.SkipWithError(r.error().message.c_str());
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_Probe_FirstProbe)->Unit(benchmark::kMicrosecond);
+
+void BM_Probe_Threads(benchmark::State& state) {
+  std::string why;
+  const Tablebase* tb = shared_tables(&why);
+  if (!tb) return state.SkipWithError(why.c_str());
+  static const std::vector<Position> ps = random_positions(*Material::parse("KRvKN"), 1 << 16, 1);
+  probe_loop(state, *tb, ps);
+}
+BENCHMARK(BM_Probe_Threads)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_Probe_EnPassant(benchmark::State& state) {
+  std::string why;
+  const Tablebase* tb = shared_tables(&why);
+  if (!tb) return state.SkipWithError(why.c_str());
+  const Position p = *Position::from_fen("8/8/8/8/1pP5/k7/8/K7 b - c3 0 1");
+  auto r = tb->probe(p);  // 1...bxc3 e.p. mates White in 5 plies (tests/test_probe_rules.cpp)
+  if (!r || r->dthm[Color::White] != 5) return state.SkipWithError("wrong answer for the en passant position");
+  probe_loop(state, *tb, {p});
+}
+BENCHMARK(BM_Probe_EnPassant);
+
+void BM_Probe_Castling(benchmark::State& state) {
+  std::string why;
+  const Tablebase* tb = shared_tables(&why);
+  if (!tb) return state.SkipWithError(why.c_str());
+  const Position p = *Position::from_fen("8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1");
+  auto r = tb->probe(p);  // 1.O-O-O# (tests/test_probe_rules.cpp)
+  if (!r || r->dthm[Color::Black] != 1) return state.SkipWithError("wrong answer for the castling position");
+  probe_loop(state, *tb, {p});
+}
+BENCHMARK(BM_Probe_Castling)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace deadpos
