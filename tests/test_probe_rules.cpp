@@ -1,0 +1,379 @@
+// En passant and castling rights: the tables hold neither (docs/design.md, "En passant"; the probe
+// answers castling rights by an exact search), so these tests use positions reasoned out by hand
+// and an independent forward search over legal moves (probe_test::forward_mates), never the tables,
+// for the expected values.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_probe_util.h"
+
+namespace deadpos {
+namespace {
+
+using probe_test::dthm_text;
+using probe_test::forward_mates;
+using probe_test::position_from;
+
+// Bellman check: DTHM_X(p) = 0 if p is a checkmate of X, none if p has no legal move otherwise,
+// else min over the legal moves m of 1 + DTHM_X(p after m). The successors are probed too, so
+// this checks the probe's special rules (en passant, castling) against the definition itself.
+std::string bellman_mismatch(const Tablebase& tb, const Position& p) {
+  auto r = tb.probe(p);
+  if (!r) return p.to_fen() + ": " + r.error().message;
+  ByColor<std::optional<int>> want;
+  const MoveList moves = p.legal_moves();
+  if (moves.empty() && p.in_check()) want[p.side_to_move()] = 0;
+  for (Move m : moves) {
+    auto s = tb.probe(p.after(m));
+    if (!s) return p.to_fen() + " after " + to_uci(m) + ": " + s.error().message;
+    for (Color x : {Color::White, Color::Black}) {
+      if (s->dthm[x] && (!want[x] || *s->dthm[x] + 1 < *want[x])) want[x] = *s->dthm[x] + 1;
+    }
+  }
+  std::string why;
+  for (Color x : {Color::White, Color::Black}) {
+    if (r->dthm[x] != want[x]) {
+      why += std::string(x == Color::White ? " White" : " Black") + " mated: probe " + dthm_text(r->dthm[x]) +
+             ", successors give " + dthm_text(want[x]) + ";";
+    }
+  }
+  return why.empty() ? "" : p.to_fen() + ":" + why;
+}
+
+// ---------------------------------------------------------------------------------------------
+// En passant
+
+// A checkmate that en passant resolves.
+//
+//   . . . . . . . .    Black to move. White has just played g2-g4 (so the FEN may carry g3:
+//   . . . . . . . .    g4 holds a white pawn, g3 and g2 are empty).
+//   . . . . . . . p    The pawn g4 checks the king h5. The king's squares: g6 and g5 are
+//   . . . . . K . k    covered by the king f5, g4 is the checker and is defended by the king
+//   . . . . . . P p    f5, h6 and h4 hold Black's own pawns. A pawn check cannot be blocked.
+//   . . . . . . . .    The only Black man that could take g4 is the pawn h4, and only en
+//   . . . . . . . .    passant (hxg3), which needs the right. The pawn h6 is stuck behind its
+//   . . . . . . . .    king and h4-h3 leaves the check.
+//
+// Without the right ('-'): checkmate. With g3: exactly one legal move, hxg3 e.p., after which the
+// king h5 is not attacked (the pawn is gone, the king f5 is two files away).
+// With the right, DTHM_Black = none: after the only move White has a bare king, and a bare king
+// never gives check. DTHM_White = 1 + DTHM_White(after hxg3) = 11; one shortest line is
+// 1...hxg3 2.Ke4 Kg4 3.Kd3 Kf3 4.Kc2 Ke3 5.Kd1 g2 6.Ke1 g1=Q#; the forward search proves no
+// shorter one exists (and finds this length).
+TEST(EnPassant, CaptureResolvesCheckmate) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position with_ep = position_from("8/8/7p/5K1k/6Pp/8/8/8 b - g3 0 1");
+  const Position without = position_from("8/8/7p/5K1k/6Pp/8/8/8 b - - 0 1");
+  ASSERT_EQ(with_ep.en_passant(), Square::G3) << "the validator must keep a producible en passant square";
+
+  // The rules of play, independently of any table.
+  EXPECT_TRUE(without.is_checkmate()) << without.to_diagram();
+  EXPECT_FALSE(with_ep.is_checkmate());
+  const MoveList moves = with_ep.legal_moves();
+  ASSERT_EQ(moves.size(), 1) << probe_test::join(probe_test::legal_uci(with_ep));
+  EXPECT_EQ(to_uci(moves[0]), "h4g3");
+  EXPECT_EQ(moves[0].kind(), Move::Kind::EnPassant);
+
+  const probe_test::ForwardMates f = forward_mates(with_ep, 12);
+  ASSERT_GE(f.searched_plies, 11);
+  EXPECT_EQ(f.plies[Color::White], 11);
+  EXPECT_EQ(f.plies[Color::Black], std::nullopt);  // within 12 plies; none by the bare-king argument
+
+  auto r = tb->probe(with_ep);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_FALSE(r->checkmate);
+  EXPECT_FALSE(r->stalemate);
+  EXPECT_TRUE(r->en_passant);
+  EXPECT_EQ(r->dthm[Color::White], 11);
+  EXPECT_EQ(r->dthm[Color::Black], std::nullopt);
+  EXPECT_TRUE(r->black_can_mate());
+  EXPECT_FALSE(r->white_can_mate());
+  EXPECT_FALSE(r->dead());
+
+  // The same placement without the right is a 5-man position: the probe needs KPPvKP, so with
+  // smaller tables it must say TooManyMen (never an answer taken from the en passant case).
+  auto q = tb->probe(without);
+  if (tb->max_men() >= 5) {
+    ASSERT_TRUE(q) << q.error().message;
+    EXPECT_TRUE(q->checkmate);
+    EXPECT_FALSE(q->en_passant);
+    EXPECT_EQ(q->dthm[Color::Black], 0);
+    EXPECT_EQ(q->dthm[Color::White], std::nullopt);
+  } else {
+    ASSERT_FALSE(q) << "5 men answered with tables up to " << tb->max_men();
+    EXPECT_EQ(q.error().code, ErrorCode::TooManyMen) << q.error().message;
+  }
+}
+
+// An en passant capture that shortens a helpmate.
+//
+//   . . . . . . . .    Black to move; White has just played c2-c4 (c3 producible).
+//   . . . . . . . .
+//   . . . . . . . .    With the right: 1...bxc3 e.p. 2.Kb1 (a2 and b2 are covered by the king
+//   . . . . . . . .    a3) c2+ 3.Ka1 c1=Q# -- White is mated in 5 plies. Fewer is impossible:
+//   . p P . . . . .    a bare-king-and-pawn side mates only after promoting, and the pawn c3
+//   k . . . . . . .    needs two more moves (ply 3's c2+ is no mate: a1 is free).
+//   . . . . . . . .    Without the right the pawn b4 promotes next to White's king and Black
+//   K . . . . . . .    needs 11 plies (found by the forward search).
+//
+// DTHM_Black is 12 either way: the capture removes White's only pawn, and a bare king never gives
+// check, so no helpmate of Black starts with it.
+TEST(EnPassant, CaptureShortensHelpmate) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position with_ep = position_from("8/8/8/8/1pP5/k7/8/K7 b - c3 0 1");
+  const Position without = position_from("8/8/8/8/1pP5/k7/8/K7 b - - 0 1");
+
+  const probe_test::ForwardMates fe = forward_mates(with_ep, 12);
+  const probe_test::ForwardMates fn = forward_mates(without, 12);
+  ASSERT_GE(fe.searched_plies, 12);
+  ASSERT_GE(fn.searched_plies, 12);
+  EXPECT_EQ(fe.plies[Color::White], 5);
+  EXPECT_EQ(fe.plies[Color::Black], 12);
+  EXPECT_EQ(fn.plies[Color::White], 11);
+  EXPECT_EQ(fn.plies[Color::Black], 12);
+
+  auto a = tb->probe(with_ep);
+  auto b = tb->probe(without);
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_TRUE(a->en_passant);
+  EXPECT_FALSE(b->en_passant);
+  EXPECT_EQ(a->dthm[Color::White], fe.plies[Color::White]);
+  EXPECT_EQ(a->dthm[Color::Black], fe.plies[Color::Black]);
+  EXPECT_EQ(b->dthm[Color::White], fn.plies[Color::White]);
+  EXPECT_EQ(b->dthm[Color::Black], fn.plies[Color::Black]);
+  EXPECT_EQ(a->table, "KPvKP");
+
+  // The same with colours exchanged: White to move after ...c7-c5.
+  auto sa = tb->probe(with_ep.color_swapped());
+  ASSERT_TRUE(sa) << sa.error().message;
+  EXPECT_TRUE(sa->en_passant);
+  EXPECT_EQ(sa->dthm[Color::Black], 5);
+  EXPECT_EQ(sa->dthm[Color::White], 12);
+}
+
+// An en passant square that a double push produced, but no pawn can take: the right changes no
+// legal move, so nothing changes (and the probe does not report en passant).
+TEST(EnPassant, RightWithoutCaptureChangesNothing) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  for (const char* fen :
+       {"8/8/8/8/4P3/8/8/k1K5 b - e3 0 1", "8/8/8/8/p3P3/8/8/k1K5 b - e3 0 1", "8/8/8/8/2p1P3/4K3/8/k7 b - - 0 1"}) {
+    const Position p = position_from(fen);
+    Placement pl = p.placement();
+    pl.en_passant.reset();
+    const Position q = *Position::from_placement(pl);
+    auto a = tb->probe(p);
+    auto b = tb->probe(q);
+    ASSERT_TRUE(a) << fen << ": " << a.error().message;
+    ASSERT_TRUE(b) << fen << ": " << b.error().message;
+    EXPECT_FALSE(a->en_passant) << fen;
+    EXPECT_EQ(a->dthm[Color::White], b->dthm[Color::White]) << fen;
+    EXPECT_EQ(a->dthm[Color::Black], b->dthm[Color::Black]) << fen;
+  }
+}
+
+// Every KPvKP position with a legal en passant capture (both kings anywhere, Black to move after a
+// White double push): the probe equals the definition, min over every legal move (the capture
+// included) of 1 + the successor's value. About 5,000 positions.
+TEST(EnPassant, EveryKPvKPPositionSatisfiesTheDefinition) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  int checked = 0;
+  int changed = 0;
+  int failures = 0;
+  for (int wk = 0; wk < 64 && failures < 5; ++wk) {
+    for (int bk = 0; bk < 64; ++bk) {
+      for (int f = 0; f < 8; ++f) {
+        for (int df : {-1, 1}) {
+          if (f + df < 0 || f + df > 7) continue;
+          const Square pushed = make_square(static_cast<File>(f), Rank::R4);
+          const Square taker = make_square(static_cast<File>(f + df), Rank::R4);
+          if (wk == bk || wk == to_index(pushed) || wk == to_index(taker) || bk == to_index(pushed) ||
+              bk == to_index(taker))
+            continue;
+          Placement pl;
+          pl[square_at(wk)] = make_piece(Color::White, PieceType::King);
+          pl[square_at(bk)] = make_piece(Color::Black, PieceType::King);
+          pl[pushed] = make_piece(Color::White, PieceType::Pawn);
+          pl[taker] = make_piece(Color::Black, PieceType::Pawn);
+          pl.side_to_move = Color::Black;
+          Placement no_right = pl;
+          pl.en_passant = make_square(static_cast<File>(f), Rank::R3);
+          auto p = Position::from_placement(pl);
+          if (!p) continue;
+          ++checked;
+          const std::string why = bellman_mismatch(*tb, *p);
+          if (!why.empty()) {
+            ADD_FAILURE() << why;
+            ++failures;
+          }
+          auto a = tb->probe(*p);
+          auto b = tb->probe(*Position::from_placement(no_right));
+          if (a && b && a->dthm != b->dthm) ++changed;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 4000);
+  // The right matters in thousands of these positions (4,644 with the tables of this project).
+  EXPECT_GT(changed, 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Castling
+
+// Castling is the fastest helpmate.
+//
+//   . . . . . . . .    White to move, may castle queen side. 1.O-O-O#: the king goes to c1,
+//   . . . . . . . .    the rook to d1 and checks h1 along the first rank through e1, which the
+//   . . . . . . . .    king has just left. The king h1's squares: g1 (rook), g2 and h2 (queen
+//   . . . . . . . .    d2 along the second rank). Mate in 1 ply.
+//   . . . . . . . .
+//   . . . . . . . .    Without the right there is no mate in 1: every king move that opens the
+//   . . . Q . . . .    rook's line lands on d1/f1 (still on the line) or on e2/f2, cutting the
+//   R . . . K . . k    queen's second rank, and no queen or rook move alone mates. 3 plies.
+//
+// DTHM_White = none with or without the right: Black has a bare king, which never gives check.
+TEST(Castling, CastlingIsTheFastestHelpmate) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position rights = position_from("8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1");
+  const Position none = position_from("8/8/8/8/8/8/3Q4/R3K2k w - - 0 1");
+  const Move castle = Move::make(Square::E1, Square::C1, Move::Kind::Castling);
+  ASSERT_TRUE(rights.legal_moves().contains(castle)) << probe_test::join(probe_test::legal_uci(rights));
+  EXPECT_TRUE(rights.after(castle).is_checkmate()) << rights.after(castle).to_diagram();
+
+  const probe_test::ForwardMates fr = forward_mates(rights, 3);
+  const probe_test::ForwardMates fn = forward_mates(none, 3);
+  EXPECT_EQ(fr.plies[Color::Black], 1);
+  EXPECT_EQ(fn.plies[Color::Black], 3);
+
+  auto a = tb->probe(rights);
+  auto b = tb->probe(none);
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_TRUE(a->castling_search);
+  EXPECT_FALSE(b->castling_search);
+  EXPECT_EQ(a->dthm[Color::Black], 1);
+  EXPECT_EQ(b->dthm[Color::Black], 3);
+  EXPECT_EQ(a->dthm[Color::White], std::nullopt);
+  EXPECT_EQ(b->dthm[Color::White], std::nullopt);
+  EXPECT_EQ(a->table, "KQRvK");
+
+  auto line = tb->helpmate_line(rights, Color::Black);
+  ASSERT_TRUE(line) << line.error().message;
+  ASSERT_EQ(line->size(), 1U);
+  EXPECT_EQ((*line)[0], castle) << to_uci((*line)[0]);
+
+  // Black castling: the colour-swapped position (1...O-O-O#), rights follow the swap.
+  const Position swapped = rights.color_swapped();
+  EXPECT_EQ(swapped.castling_rights(), kBlackOOO);
+  auto s = tb->probe(swapped);
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_TRUE(s->castling_search);
+  EXPECT_EQ(s->dthm[Color::White], 1);
+  EXPECT_EQ(s->dthm[Color::Black], std::nullopt);
+  EXPECT_EQ(forward_mates(swapped, 1).plies[Color::White], 1);
+}
+
+// Castling rights that change nothing: 1.Rh8# mates at once (a7 and b7 covered by the queen b6,
+// b8 by rook and queen), with or without the right to castle king side.
+TEST(Castling, RightsWithoutEffect) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position rights = position_from("k7/8/1Q6/8/8/8/8/4K2R w K - 0 1");
+  const Position none = position_from("k7/8/1Q6/8/8/8/8/4K2R w - - 0 1");
+  ASSERT_TRUE(rights.legal_moves().contains(Move::make(Square::E1, Square::G1, Move::Kind::Castling)));
+  EXPECT_EQ(forward_mates(rights, 1).plies[Color::Black], 1);
+  auto a = tb->probe(rights);
+  auto b = tb->probe(none);
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_TRUE(a->castling_search);
+  EXPECT_FALSE(b->castling_search);
+  EXPECT_EQ(a->dthm[Color::Black], 1);
+  EXPECT_EQ(a->dthm[Color::White], std::nullopt);
+  EXPECT_EQ(a->dthm, b->dthm);
+}
+
+// The castling search against the definition (every legal move, successors probed, those that
+// keep the rights searched again) on positions with rights for one or both sides.
+TEST(Castling, SearchSatisfiesTheDefinition) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  for (const char* fen :
+       {"8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1", "k7/8/1Q6/8/8/8/8/4K2R w K - 0 1", "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1",
+        "r3k3/8/8/8/8/8/8/4K2R b Kq - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "4k3/8/8/8/8/8/8/n3K2R w K - 0 1"}) {
+    EXPECT_EQ(bellman_mismatch(*tb, position_from(fen)), "") << fen;
+  }
+}
+
+// Short helpmates with castling rights, against the forward search: random placements of the
+// other men around a king and rook(s) on their original squares. Where the search finds a mate
+// within kDepth plies the probe must give that number; where it finds none the probe must give
+// more than kDepth or none.
+TEST(Castling, RandomPositionsAgreeWithForwardSearch) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  constexpr int kDepth = 3;
+  std::mt19937_64 rng(20240601);
+  struct Setup {
+    const char* base;  // FEN with the castling men only
+    const char* rights;
+    const char* extra;  // men to scatter, as FEN letters
+  };
+  const Setup setups[] = {{"4k3/8/8/8/8/8/8/R3K3", "Q", "Q"},
+                          {"4k3/8/8/8/8/8/8/4K2R", "K", "B"},
+                          {"4k3/8/8/8/8/8/8/4K2R", "K", "n"},
+                          {"r3k3/8/8/8/8/8/8/4K3", "q", "N"}};
+  int compared = 0;
+  int finite = 0;
+  for (const Setup& s : setups) {
+    for (int n = 0; n < 6;) {
+      Placement pl = *Placement::parse_fen(std::string(s.base) + " w - - 0 1");
+      // Move the lone king of the side without rights, then drop the extra man.
+      const bool white_castles = std::string(s.rights) == "K" || std::string(s.rights) == "Q";
+      const Square old_king = white_castles ? Square::E8 : Square::E1;
+      pl[old_king] = kNoPiece;
+      std::uniform_int_distribution<int> sq(0, 63);
+      const Square k = square_at(sq(rng));
+      const Square x = square_at(sq(rng));
+      if (pl[k] != kNoPiece || pl[x] != kNoPiece || k == x) continue;
+      pl[k] = make_piece(white_castles ? Color::Black : Color::White, PieceType::King);
+      const char c = s.extra[0];
+      const PieceType pt = c == 'Q' ? PieceType::Queen : (c == 'B' || c == 'b') ? PieceType::Bishop : PieceType::Knight;
+      pl[x] = make_piece(std::isupper(static_cast<unsigned char>(c)) ? Color::White : Color::Black, pt);
+      pl.side_to_move = (rng() & 1) ? Color::White : Color::Black;
+      pl.castling = std::string(s.rights) == "K" ? kWhiteOO : std::string(s.rights) == "Q" ? kWhiteOOO : kBlackOOO;
+      auto p = Position::from_placement(pl);
+      if (!p) continue;
+      ++n;
+      const probe_test::ForwardMates f = forward_mates(*p, kDepth);
+      auto r = tb->probe(*p);
+      ASSERT_TRUE(r) << p->to_fen() << ": " << r.error().message;
+      EXPECT_TRUE(r->castling_search) << p->to_fen();
+      for (Color c2 : {Color::White, Color::Black}) {
+        ++compared;
+        if (f.plies[c2]) {
+          ++finite;
+          EXPECT_EQ(r->dthm[c2], f.plies[c2]) << p->to_fen();
+        } else {
+          EXPECT_TRUE(!r->dthm[c2] || *r->dthm[c2] > f.searched_plies)
+              << p->to_fen() << ": probe " << dthm_text(r->dthm[c2]);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 48);
+  RecordProperty("short_mates_compared", finite);
+}
+
+}  // namespace
+}  // namespace deadpos
