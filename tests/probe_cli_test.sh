@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Batch mode of `deadpos probe` (docs/cli.md): usage  probe_cli_test.sh DEADPOS TABLES_DIR
+#
+# An EPD file mixing good positions, EPD operations, comments, blank lines and malformed FENs:
+#  * text mode: one output line per input line (plus the summary line), in input order; the bad
+#    lines say "error" with the FEN category, the good ones are answered; the exit code is the
+#    invalid-FEN code 3 (the first error's category);
+#  * --json: every line parses as JSON, carries its input and either an error or the answer;
+#  * exit codes for a missing table directory (5), a directory without tables (6), a missing table
+#    (6), too many men (11), an unreadable --epd file (5), and 0 when every line is answered.
+set -u
+deadpos=$1
+tables=$2
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/deadpos_probe_cli.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+[ -x "$deadpos" ] || { echo "FAIL: $deadpos is not executable" >&2; exit 1; }
+ls "$tables"/*.dpt >/dev/null 2>&1 || { echo "FAIL: no tables in $tables" >&2; exit 1; }
+
+# Input: "good|bad <tab> expected substring of the text answer <tab> the line".
+cat >"$work/cases.tsv" <<'EOF'
+good	dead position	r7/K1k5/8/8/8/8/8/8 w - - 4 3
+bad	field-count	not-a-fen
+good	White cannot checkmate; Black can checkmate	8/2kr4/8/K7/8/8/8/8 w - - 0 1
+bad	kings-adjacent	8/8/8/8/8/8/8/Kk6 w - - 0 1
+good	Black is checkmated	6rk/5N2/7K/8/8/8/8/8 b - - 0 1
+bad	bad-piece-char	8/8/8/8/8/8/8/KX5k w - - 0 1
+good	White can checkmate (shortest helpmate	7k/8/7K/2Bb4/8/8/8/8 b - - bm Bg8; id "PUB-009";
+bad	en-passant-impossible	8/8/8/8/8/8/8/K6k w - e6 0 1
+bad	opponent-in-check	k6R/8/8/8/8/8/8/K7 w - - 0 1
+good	dead position	5K2/8/8/1B6/8/k7/6b1/8 w - - 0 39
+bad	rank-count	8/8/8/K6k w - - 0 1
+good	en passant	8/8/8/8/1pP5/k7/8/K7 b - c3 0 1
+good	castling search	8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1
+EOF
+# The EPD file, with a comment and a blank line that produce no output.
+{
+  echo "# batch of positions"
+  n=0
+  while IFS=$'\t' read -r kind expect line; do
+    echo "$line"
+    n=$((n + 1))
+    [ "$n" = 4 ] && echo ""
+  done <"$work/cases.tsv"
+} >"$work/in.epd"
+ncases=$(wc -l <"$work/cases.tsv")
+
+# --- text mode -----------------------------------------------------------------------------------
+"$deadpos" probe --tables "$tables" --epd "$work/in.epd" >"$work/out.txt" 2>"$work/err.txt"
+rc=$?
+[ "$rc" = 3 ] || fail "text mode: exit code $rc, expected 3 (invalid FEN)"
+nout=$(wc -l <"$work/out.txt")
+[ "$nout" = $((ncases + 1)) ] || fail "text mode: $nout output lines for $ncases inputs (+1 summary)"
+i=0
+while IFS=$'\t' read -r kind expect line; do
+  i=$((i + 1))
+  got=$(sed -n "${i}p" "$work/out.txt")
+  case "$kind" in
+    bad)
+      case "$got" in
+        "$line: error: "*"$expect"*) ;;
+        *) fail "line $i ($line): expected an error with '$expect', got: $got" ;;
+      esac ;;
+    good)
+      case "$got" in
+        *error*) fail "line $i ($line): good FEN answered with an error: $got" ;;
+        *"$expect"*) ;;
+        *) fail "line $i ($line): expected '$expect' in: $got" ;;
+      esac ;;
+  esac
+done <"$work/cases.tsv"
+nbad=$(grep -c '^bad' "$work/cases.tsv")
+ngood=$((ncases - nbad))
+tail -n 1 "$work/out.txt" | grep -q "^summary: $ngood answered, $nbad " ||
+  fail "text mode: summary line: $(tail -n 1 "$work/out.txt")"
+
+# The same from standard input.
+"$deadpos" probe --tables "$tables" --epd - <"$work/in.epd" >"$work/out-stdin.txt" 2>/dev/null
+rc=$?
+[ "$rc" = 3 ] || fail "stdin: exit code $rc, expected 3"
+cmp -s "$work/out.txt" "$work/out-stdin.txt" || fail "stdin output differs from --epd FILE output"
+
+# --- JSON mode -----------------------------------------------------------------------------------
+"$deadpos" probe --tables "$tables" --json --line --flag stm --epd "$work/in.epd" >"$work/out.json" 2>/dev/null
+rc=$?
+[ "$rc" = 3 ] || fail "json mode: exit code $rc, expected 3"
+python3 - "$work/cases.tsv" "$work/out.json" <<'EOF' || fail "json mode: see the messages above"
+import json, sys
+cases = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+out = open(sys.argv[2]).read().splitlines()
+ok = True
+def bad(msg):
+    global ok
+    ok = False
+    print("  json:", msg, file=sys.stderr)
+if len(out) != len(cases):
+    bad(f"{len(out)} lines for {len(cases)} inputs")
+for (kind, expect, line), text in zip(cases, out):
+    try:
+        j = json.loads(text)
+    except ValueError as e:
+        bad(f"not JSON ({e}): {text}")
+        continue
+    if j.get("input") != line:
+        bad(f"input {j.get('input')!r} != {line!r}")
+    if kind == "bad":
+        err = j.get("error", {})
+        if err.get("category") != "invalid FEN" or expect not in err.get("message", ""):
+            bad(f"expected an invalid-FEN error with {expect!r}: {text}")
+        continue
+    if "error" in j:
+        bad(f"good line answered with an error: {text}")
+        continue
+    for k in ("fen", "table", "dead", "white_can_mate", "black_can_mate", "dthm_white_mated_plies",
+              "dthm_black_mated_plies", "checkmate", "stalemate", "castling_search", "en_passant", "flag", "lines"):
+        if k not in j:
+            bad(f"missing key {k!r}: {text}")
+    if j.get("dead") != (not j.get("white_can_mate") and not j.get("black_can_mate")):
+        bad(f"dead disagrees with the can-mate fields: {text}")
+    for l in j.get("lines", []):
+        plies = j["dthm_white_mated_plies" if l["mated"] == "white" else "dthm_black_mated_plies"]
+        if l["plies"] != plies or len(l["uci"]) != plies or len(l["san"]) != plies:
+            bad(f"line length != dthm: {text}")
+sys.exit(0 if ok else 1)
+EOF
+
+# --- exit codes ----------------------------------------------------------------------------------
+good_fen="8/2kr4/8/K7/8/8/8/8 w - - 0 1"
+"$deadpos" probe --tables "$tables" "$good_fen" >/dev/null 2>&1
+rc=$?; [ "$rc" = 0 ] || fail "one good FEN: exit code $rc, expected 0"
+
+"$deadpos" probe --tables "$work/no-such-dir" "$good_fen" >/dev/null 2>"$work/err.txt"
+rc=$?; [ "$rc" = 5 ] || fail "missing table directory: exit code $rc, expected 5 (I/O)"
+grep -q "no-such-dir" "$work/err.txt" || fail "missing table directory: message does not name it: $(cat "$work/err.txt")"
+
+mkdir "$work/empty"
+"$deadpos" probe --tables "$work/empty" "$good_fen" >/dev/null 2>"$work/err.txt"
+rc=$?; [ "$rc" = 6 ] || fail "directory without tables: exit code $rc, expected 6 (missing table)"
+
+mkdir "$work/subset"
+cp "$tables/KRvK.dpt" "$work/subset/"
+"$deadpos" probe --tables "$work/subset" "8/8/8/3k4/8/8/8/K1Q5 w - - 0 1" >"$work/out1.txt" 2>/dev/null
+rc=$?; [ "$rc" = 6 ] || fail "missing table KQvK: exit code $rc, expected 6"
+grep -q "KQvK" "$work/out1.txt" || fail "missing table: the output line does not name KQvK: $(cat "$work/out1.txt")"
+
+"$deadpos" probe --tables "$tables" "3b4/8/8/6b1/8/8/R7/K1k5 w - - 0 1" >"$work/out1.txt" 2>/dev/null
+rc=$?
+if ls "$tables"/??????*.dpt >/dev/null 2>&1; then
+  : # 5-man tables present: the position may be answered
+else
+  [ "$rc" = 11 ] || fail "too many men: exit code $rc, expected 11"
+fi
+
+"$deadpos" probe --tables "$tables" --epd "$work/no-such-file.epd" >/dev/null 2>&1
+rc=$?; [ "$rc" = 5 ] || fail "unreadable --epd file: exit code $rc, expected 5"
+
+grep '^good' "$work/cases.tsv" | cut -f 3 >"$work/good.epd"
+"$deadpos" probe --tables "$tables" --epd "$work/good.epd" >/dev/null 2>&1
+rc=$?; [ "$rc" = 0 ] || fail "all-good EPD: exit code $rc, expected 0"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "probe CLI: all checks passed ($ncases batch lines)"
