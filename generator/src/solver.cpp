@@ -33,8 +33,6 @@ namespace {
 constexpr std::uint8_t kNone = DthmCode::kNone;
 constexpr std::uint8_t kUnknown = DthmCode::kUnknown;
 constexpr std::uint8_t kInvalid = DthmCode::kInvalid;
-// Parallel loops work on ranges of this many index values (a multiple of 64).
-constexpr std::uint64_t kChunk = 1U << 14;
 
 bool is_capture_or_promotion(const Position& pos, Move m) {
   return m.kind() == Move::Kind::Promotion || m.kind() == Move::Kind::EnPassant || pos.piece_on(m.to()) != kNoPiece;
@@ -109,6 +107,478 @@ void store_min(std::uint8_t& slot, std::uint8_t v) {
   const std::uint8_t cur = r.load(std::memory_order_relaxed);
   assert(cur != kInvalid && cur != kNone);
   if (cur > v && cur != kInvalid && cur != kNone) r.store(v, std::memory_order_relaxed);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phase 1 (init), row by row. Per row (all men but the last fixed) and side to move, masks over
+// the last man's square decide most entries at once:
+//  - broken entries and "side not to move in check" (kInvalid);
+//  - entries where the side to move has a safe king move (so a legal move: not terminal); their
+//    exits (captures, promotions) are enumerated per row, each as a mask of the last man's
+//    squares where it is legal, and valued from the subtables per entry;
+//  - the rest (no safe king move: checkmates, stalemates, positions where only other men can
+//    move; double pushes that may allow en passant) goes through init_entry(), the previous
+//    per-entry code (Position and legal move generation), as does every entry in debug builds,
+//    where both results must agree.
+
+// The previous per-entry init: codes of entry sq (valid placement) with side to move stm.
+void init_entry(const TableIndex& idx, const TableSet& subtables, const TableIndex::Squares& sq, Color stm,
+                std::uint8_t& to_w, std::uint8_t& to_b) {
+  const Position pos = position_of(idx, sq, stm);
+  if (pos.attacked_by(stm, pos.king_square(~stm), pos.pieces())) {
+    to_w = to_b = kInvalid;  // side not to move in check
+    return;
+  }
+  if (!pos.has_legal_move()) {
+    const bool mate = pos.in_check();
+    to_w = (mate && stm == Color::White) ? 0 : kNone;
+    to_b = (mate && stm == Color::Black) ? 0 : kNone;
+    return;
+  }
+  if (!may_leave_table(pos)) {
+    to_w = to_b = kUnknown;
+    return;
+  }
+  MoveList moves;
+  pos.legal_moves(moves);
+  ByColor<int> best{{kUnknown, kUnknown}};
+  for (Move mv : moves) {
+    if (is_capture_or_promotion(pos, mv)) {
+      const Position after = pos.after(mv);
+      for (Color x : {Color::White, Color::Black}) {
+        const std::uint8_t v = subtables.value(after, x);
+        if (v <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v + 1);
+      }
+    } else if (is_double_push(pos, mv)) {
+      const Position after = pos.after(mv);
+      if (!has_ep_capture(after)) continue;
+      for (Move ep : after.legal_moves()) {
+        if (ep.kind() != Move::Kind::EnPassant) continue;
+        const Position after2 = after.after(ep);
+        for (Color x : {Color::White, Color::Black}) {
+          const std::uint8_t v = subtables.value(after2, x);
+          if (v <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v + 2);
+        }
+      }
+    }
+  }
+  DEADPOS_CHECK(best[Color::White] <= DthmCode::kMaxDthm || best[Color::White] == kUnknown);
+  DEADPOS_CHECK(best[Color::Black] <= DthmCode::kMaxDthm || best[Color::Black] == kUnknown);
+  to_w = static_cast<std::uint8_t>(best[Color::White]);
+  to_b = static_cast<std::uint8_t>(best[Color::Black]);
+}
+
+// The subtable entered by an exit: which of its slots each man goes to, and whether its
+// canonical orientation is the colour-swapped one (TableSet::value, done once per exit kind).
+struct SubMap {
+  const LoadedTable* table = nullptr;
+  bool swapped = false;
+  std::array<int, kMaxTableMen> slot{};  // sub slot of each man of the parent (-1: captured)
+};
+
+constexpr std::array<PieceType, 4> kPromotions = {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight};
+
+class Exits {
+ public:
+  // Builds the maps of every capture (victim slot), promotion (pawn slot, piece) and capture with
+  // promotion. Precondition: the successors of idx's material are in subtables.
+  Exits(const TableIndex& idx, const TableSet& subtables) : men_(idx.men()) {
+    for (int v = -1; v < men_; ++v) {
+      if (v == 0 || v == 1) continue;
+      for (int p = -1; p < men_; ++p) {
+        if (v < 0 && p < 0) continue;  // not an exit
+        if (p >= 0 && (p < 2 || p == v || type_of(idx.piece(p)) != PieceType::Pawn)) continue;
+        if (p >= 0 && v >= 0 && (color_of(idx.piece(v)) == color_of(idx.piece(p)) || type_of(idx.piece(v)) == PieceType::Pawn)) continue;
+        for (int x = 0; x < (p >= 0 ? 4 : 1); ++x) {
+          std::array<Piece, kMaxTableMen> after{};
+          Material sub{};
+          for (int j = 0; j < men_; ++j) {
+            if (j == v) continue;
+            Piece pc = idx.piece(j);
+            if (j == p) pc = make_piece(color_of(pc), kPromotions[static_cast<std::size_t>(x)]);
+            after[static_cast<std::size_t>(j)] = pc;
+            sub.count[color_of(pc)][type_of(pc)]++;
+          }
+          SubMap& sm = maps_[key(v, p, x)];
+          sm.swapped = !sub.is_canonical();
+          sm.table = subtables.find(sm.swapped ? sub.swapped() : sub);
+          DEADPOS_CHECK(sm.table != nullptr);
+          const TableIndex& si = sm.table->index;
+          std::array<bool, kMaxTableMen> used{};
+          for (int j = 0; j < men_; ++j) {
+            sm.slot[static_cast<std::size_t>(j)] = -1;
+            if (j == v) continue;
+            Piece pc = after[static_cast<std::size_t>(j)];
+            if (sm.swapped) pc = make_piece(~color_of(pc), type_of(pc));
+            for (int k = 0; k < si.men(); ++k)
+              if (!used[static_cast<std::size_t>(k)] && si.piece(k) == pc) {
+                used[static_cast<std::size_t>(k)] = true;
+                sm.slot[static_cast<std::size_t>(j)] = k;
+                break;
+              }
+            DEADPOS_CHECK(sm.slot[static_cast<std::size_t>(j)] >= 0);
+          }
+        }
+      }
+    }
+  }
+  // victim: captured slot or -1; promo: promoting pawn slot or -1, promoted piece kPromotions[x].
+  const SubMap& map(int victim, int promo, int x) const { return maps_[key(victim, promo, x)]; }
+
+  // Relaxes best_w/best_b with 1 + the values of the position after an exit (after: squares of
+  // the parent's slots after the move; the captured slot is ignored), `us` having moved.
+  static void relax(const SubMap& sm, const TableIndex::Squares& after, int men, Color us, int& best_w, int& best_b) {
+    TableIndex::Squares ss{};
+    for (int j = 0; j < men; ++j) {
+      const int k = sm.slot[static_cast<std::size_t>(j)];
+      if (k < 0) continue;
+      const Square s = after[static_cast<std::size_t>(j)];
+      ss[static_cast<std::size_t>(k)] = sm.swapped ? flip_vertical(s) : s;
+    }
+    const std::uint64_t i = sm.table->index.encode(ss);
+    // Arrays as TableSet::value picks them: (them to move, target) or, colour-swapped,
+    // (us to move, other target).
+    const Color them = ~us;
+    const int aw = sm.swapped ? array_of(us, Color::Black) : array_of(them, Color::White);
+    const int ab = sm.swapped ? array_of(us, Color::White) : array_of(them, Color::Black);
+    const std::uint8_t vw = sm.table->arrays[static_cast<std::size_t>(aw)][i];
+    const std::uint8_t vb = sm.table->arrays[static_cast<std::size_t>(ab)][i];
+    if (vw <= DthmCode::kMaxDthm) best_w = std::min(best_w, vw + 1);
+    if (vb <= DthmCode::kMaxDthm) best_b = std::min(best_b, vb + 1);
+  }
+
+ private:
+  static std::size_t key(int v, int p, int x) {
+    return static_cast<std::size_t>(((v + 1) * (kMaxTableMen + 1) + (p + 1)) * 4 + x);
+  }
+  int men_;
+  std::array<SubMap, (kMaxTableMen + 1) * (kMaxTableMen + 1) * 4> maps_{};
+};
+
+struct InitCtx {
+  const TableIndex& idx;
+  const internal::RowGeometry& geo;
+  const TableSet& subtables;
+  const Exits& exits;
+};
+
+// Attacks of a man of colour c and type pt on square s (pawns need the colour).
+inline Bitboard man_attacks(Color c, PieceType pt, Square s, Bitboard occ) {
+  switch (pt) {
+    case PieceType::Pawn: return pawn_attacks(c, s);
+    case PieceType::Knight: return knight_attacks(s);
+    case PieceType::Bishop: return bishop_attacks(s, occ);
+    case PieceType::Rook: return rook_attacks(s, occ);
+    case PieceType::Queen: return queen_attacks(s, occ);
+    case PieceType::King: return king_attacks(s);
+  }
+  return 0;
+}
+
+// One side to move on one row: the men of slots < last fixed (squares sq, occupancy occ).
+class InitRow {
+ public:
+  InitRow(const InitCtx& c, Color us) : c_(c), us_(us), last_(c.geo.last()) {
+    last_piece_ = c.geo.piece(last_);
+    last_ours_ = color_of(last_piece_) == us;
+  }
+
+  // Mask over the last man's square l: square t is attacked by colour `by`, the men of slots
+  // < last on sq (occupancy occ, slot `skip` captured) and the last man on l, which blocks lines
+  // and attacks when it is of colour `by` and last_attacks.
+  Bitboard attacked_mask(Square t, Color by, Bitboard occ, int skip, bool last_attacks) const {
+    Bitboard m = 0;
+    for (int j = 0; j < last_; ++j) {
+      const Piece p = c_.geo.piece(j);
+      if (j == skip || color_of(p) != by) continue;
+      const Square s = sq_[static_cast<std::size_t>(j)];
+      const PieceType pt = type_of(p);
+      if (pt == PieceType::Pawn || pt == PieceType::Knight || pt == PieceType::King) {
+        if (man_attacks(by, pt, s, 0) & square_bb(t)) return ~Bitboard{0};
+        continue;
+      }
+      if (!(piece_attacks(pt, s, 0) & square_bb(t))) continue;
+      const Bitboard between = between_bb(s, t);
+      if (!(between & occ)) m |= ~between;  // attacked unless the last man stands in between
+    }
+    if (last_attacks && color_of(last_piece_) == by) {
+      // Squares from which the last man attacks t (pawns: reversed colour).
+      const PieceType pt = type_of(last_piece_);
+      m |= pt == PieceType::Pawn ? pawn_attacks(~by, t) : piece_attacks(pt, t, occ);
+    }
+    return m;
+  }
+  // Whether square t is attacked by colour `by` with all men of the after-position on `after`
+  // (slot `skip` captured), occupancy occ.
+  bool attacked(const TableIndex::Squares& after, Square t, Color by, Bitboard occ, int skip) const {
+    for (int j = 0; j <= last_; ++j) {
+      const Piece p = c_.geo.piece(j);
+      if (j == skip || color_of(p) != by) continue;
+      if (man_attacks(by, type_of(p), after[static_cast<std::size_t>(j)], occ) & square_bb(t)) return true;
+    }
+    return false;
+  }
+
+  // Codes of one row (len bytes at ow, ob); max_seed gets the largest exit value.
+  void run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& max_seed);
+
+ private:
+  // Exit for the entries in mask: `apply` puts the move into a copy of the squares (last man on
+  // l already placed) and returns the sub map.
+  template <typename Apply>
+  void exits_on(Bitboard mask, Apply apply) {
+    while (mask) {
+      const Square l = pop_lsb(mask);
+      TableIndex::Squares after = sq_;
+      after[static_cast<std::size_t>(last_)] = l;
+      const auto k = static_cast<std::size_t>(to_index(l));
+      apply(after, [&](const SubMap& sm, const TableIndex::Squares& a) {
+        Exits::relax(sm, a, c_.geo.men(), us_, best_w_[k], best_b_[k]);
+      });
+    }
+  }
+
+  const InitCtx& c_;
+  Color us_;
+  int last_;
+  Piece last_piece_;
+  bool last_ours_;
+  TableIndex::Squares sq_{};
+  std::array<int, 64> best_w_{};
+  std::array<int, 64> best_b_{};
+};
+
+void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& max_seed) {
+  const internal::RowGeometry& geo = c_.geo;
+  const TableIndex& idx = c_.idx;
+  const int len = geo.row_len();
+  const int base = geo.row_base();
+  const Color them = ~us_;
+  Bitboard occ = 0;
+  if (!geo.decode_row(row, sq_, occ)) {
+    std::memset(ow, kInvalid, static_cast<std::size_t>(len));
+    std::memset(ob, kInvalid, static_cast<std::size_t>(len));
+    return;
+  }
+  const auto slot = static_cast<int>(row / geo.rows_per_slot());
+  const std::uint64_t first = row * static_cast<std::uint64_t>(len);
+  Bitboard valid = geo.row_squares() & ~occ;
+  if (geo.last_grouped()) valid &= ~((square_bb(sq_[static_cast<std::size_t>(last_ - 1)]) << 1) - 1);
+  if (geo.slot_diag(slot)) {
+    // Both kings on the a1-h8 diagonal: the larger of two mirror-image indices is broken.
+    for (Bitboard b = valid; b;) {
+      const Square l = pop_lsb(b);
+      TableIndex::Squares q = sq_;
+      q[static_cast<std::size_t>(last_)] = l;
+      if (idx.encode(q) != first + static_cast<std::uint64_t>(to_index(l) - base)) valid &= ~square_bb(l);
+    }
+  }
+  const int ku = us_ == Color::White ? 0 : 1;
+  const Square king = sq_[static_cast<std::size_t>(ku)];
+  const Square their_king = sq_[static_cast<std::size_t>(1 - ku)];
+  const Bitboard legal = valid & ~attacked_mask(their_king, us_, occ, -1, true);
+  // Safe king moves (the king leaves its square, so sliders see through it).
+  Bitboard ours = 0;
+  std::array<int, 64> man_on{};  // slot of the man on a square (slots < last)
+  for (int j = 0; j < last_; ++j) {
+    const Square s = sq_[static_cast<std::size_t>(j)];
+    man_on[static_cast<std::size_t>(to_index(s))] = j;
+    if (color_of(geo.piece(j)) == us_) ours |= square_bb(s);
+  }
+  const Bitboard occ_nk = occ ^ square_bb(king);
+  Bitboard safe = 0;
+  for (Bitboard dests = king_attacks(king) & ~ours; dests;) {
+    const Square e = pop_lsb(dests);
+    const int skip = (occ & square_bb(e)) ? man_on[static_cast<std::size_t>(to_index(e))] : -1;
+    Bitboard unsafe = attacked_mask(e, them, occ_nk, skip, true);
+    if (last_ours_) unsafe |= square_bb(e);
+    safe |= ~unsafe;
+  }
+  const Bitboard fast = legal & safe;
+  Bitboard slow = legal & ~safe;
+  const int up = us_ == Color::White ? 8 : -8;
+  const Bitboard rank2 = us_ == Color::White ? rank_bb(1) : rank_bb(6);
+  const Bitboard rank7 = us_ == Color::White ? rank_bb(6) : rank_bb(1);
+  const Bitboard last_rank = us_ == Color::White ? rank_bb(7) : rank_bb(0);
+  // Double pushes next to an enemy pawn (en passant): per entry.
+  if (idx.material().count[them][PieceType::Pawn] > 0 && idx.material().count[us_][PieceType::Pawn] > 0) {
+    Bitboard their_pawns = 0;
+    for (int j = 2; j < last_; ++j)
+      if (geo.piece(j) == make_piece(them, PieceType::Pawn)) their_pawns |= square_bb(sq_[static_cast<std::size_t>(j)]);
+    const bool last_their_pawn = last_piece_ == make_piece(them, PieceType::Pawn);
+    auto beside = [](Square t) { return king_attacks(t) & rank_bb(rank_index(t)); };
+    for (int j = 2; j <= last_; ++j) {
+      if (geo.piece(j) != make_piece(us_, PieceType::Pawn)) continue;
+      if (j < last_) {
+        const Square sp = sq_[static_cast<std::size_t>(j)];
+        if (!(square_bb(sp) & rank2)) continue;
+        const Square t2 = square_at(to_index(sp) + 2 * up);
+        if ((their_pawns & beside(t2)) != 0) slow |= fast;
+        if (last_their_pawn) slow |= fast & beside(t2);
+      } else {
+        for (Bitboard b = fast & rank2; b;) {
+          const Square l = pop_lsb(b);
+          if (their_pawns & beside(square_at(to_index(l) + 2 * up))) slow |= square_bb(l);
+        }
+      }
+    }
+  }
+  for (Bitboard b = fast & ~slow; b;) {
+    const auto k = static_cast<std::size_t>(to_index(pop_lsb(b)));
+    best_w_[k] = best_b_[k] = kUnknown;
+  }
+  const Bitboard ex = fast & ~slow;
+  const Exits& exits = c_.exits;
+  // (A) a man of slots < last (king included) takes an enemy man of slots < last.
+  for (int cj = 0; cj < last_; ++cj) {
+    const Piece cp = geo.piece(cj);
+    if (color_of(cp) != us_) continue;
+    const PieceType ct = type_of(cp);
+    const Square sc = sq_[static_cast<std::size_t>(cj)];
+    for (int v = 2; v < last_; ++v) {
+      if (color_of(geo.piece(v)) != them) continue;
+      const Square sv = sq_[static_cast<std::size_t>(v)];
+      if (!(man_attacks(us_, ct, sc, occ) & square_bb(sv))) continue;
+      Bitboard mask = ex & ~between_bb(sc, sv);
+      if (ct == PieceType::King) {
+        mask &= ~attacked_mask(sv, them, occ_nk, v, true);
+      } else {
+        mask &= ~attacked_mask(king, them, occ ^ square_bb(sc), v, true);
+      }
+      const bool promo = ct == PieceType::Pawn && (square_bb(sv) & last_rank);
+      for (int x = 0; x < (promo ? 4 : 1); ++x) {
+        const SubMap& sm = exits.map(v, promo ? cj : -1, x);
+        exits_on(mask, [&](TableIndex::Squares& a, auto&& relax) {
+          a[static_cast<std::size_t>(cj)] = sv;
+          relax(sm, a);
+        });
+      }
+    }
+  }
+  // (B) a man of slots < last takes the last man.
+  if (!last_ours_) {
+    for (int cj = 0; cj < last_; ++cj) {
+      const Piece cp = geo.piece(cj);
+      if (color_of(cp) != us_) continue;
+      const PieceType ct = type_of(cp);
+      const Square sc = sq_[static_cast<std::size_t>(cj)];
+      Bitboard mask = ex & man_attacks(us_, ct, sc, occ);
+      if (ct == PieceType::King) {
+        Bitboard defended = 0;
+        for (int j = 0; j < last_; ++j)
+          if (color_of(geo.piece(j)) == them)
+            defended |= man_attacks(them, type_of(geo.piece(j)), sq_[static_cast<std::size_t>(j)], occ_nk);
+        mask &= ~defended;
+      } else {
+        mask &= ~attacked_mask(king, them, occ ^ square_bb(sc), -1, false);
+      }
+      const Bitboard promo_mask = ct == PieceType::Pawn ? last_rank : 0;
+      const SubMap& sm = exits.map(last_, -1, 0);
+      exits_on(mask & ~promo_mask, [&](TableIndex::Squares& a, auto&& relax) {
+        a[static_cast<std::size_t>(cj)] = a[static_cast<std::size_t>(last_)];
+        relax(sm, a);
+      });
+      if (mask & promo_mask) {
+        for (int x = 0; x < 4; ++x) {
+          const SubMap& smp = exits.map(last_, cj, x);
+          exits_on(mask & promo_mask, [&](TableIndex::Squares& a, auto&& relax) {
+            a[static_cast<std::size_t>(cj)] = a[static_cast<std::size_t>(last_)];
+            relax(smp, a);
+          });
+        }
+      }
+    }
+  }
+  // (C) the last man takes an enemy man of slots < last: the position after does not depend on
+  // where the last man came from.
+  if (last_ours_) {
+    const PieceType lt = type_of(last_piece_);
+    for (int v = 2; v < last_; ++v) {
+      if (color_of(geo.piece(v)) != them) continue;
+      const Square sv = sq_[static_cast<std::size_t>(v)];
+      const Bitboard from = lt == PieceType::Pawn ? pawn_attacks(them, sv) : piece_attacks(lt, sv, occ);
+      const Bitboard mask = ex & from;
+      if (!mask) continue;
+      TableIndex::Squares a = sq_;
+      a[static_cast<std::size_t>(last_)] = sv;
+      if (attacked(a, king, them, occ, v)) continue;
+      const bool promo = lt == PieceType::Pawn && (square_bb(sv) & last_rank);
+      for (int x = 0; x < (promo ? 4 : 1); ++x) {
+        const SubMap& sm = exits.map(v, promo ? last_ : -1, x);
+        int bw = kUnknown;
+        int bb = kUnknown;
+        Exits::relax(sm, a, geo.men(), us_, bw, bb);
+        for (Bitboard b = mask; b;) {
+          const auto k = static_cast<std::size_t>(to_index(pop_lsb(b)));
+          best_w_[k] = std::min(best_w_[k], bw);
+          best_b_[k] = std::min(best_b_[k], bb);
+        }
+      }
+    }
+  }
+  // (D) promotions by a push.
+  for (int pj = 2; pj <= last_; ++pj) {
+    if (geo.piece(pj) != make_piece(us_, PieceType::Pawn)) continue;
+    if (pj < last_) {
+      const Square sp = sq_[static_cast<std::size_t>(pj)];
+      if (!(square_bb(sp) & rank7)) continue;
+      const Square dest = square_at(to_index(sp) + up);
+      if (occ & square_bb(dest)) continue;
+      const Bitboard mask = ex & ~square_bb(dest) & ~attacked_mask(king, them, occ ^ square_bb(sp) ^ square_bb(dest), -1, true);
+      for (int x = 0; x < 4; ++x) {
+        const SubMap& sm = exits.map(-1, pj, x);
+        exits_on(mask, [&](TableIndex::Squares& a, auto&& relax) {
+          a[static_cast<std::size_t>(pj)] = dest;
+          relax(sm, a);
+        });
+      }
+    } else {
+      for (Bitboard b = ex & rank7; b;) {
+        const Square l = pop_lsb(b);
+        const Square dest = square_at(to_index(l) + up);
+        if (occ & square_bb(dest)) continue;
+        TableIndex::Squares a = sq_;
+        a[static_cast<std::size_t>(last_)] = dest;
+        if (attacked(a, king, them, occ | square_bb(dest), -1)) continue;
+        const auto k = static_cast<std::size_t>(to_index(l));
+        for (int x = 0; x < 4; ++x) Exits::relax(exits.map(-1, last_, x), a, geo.men(), us_, best_w_[k], best_b_[k]);
+      }
+    }
+  }
+
+  // Write the row.
+  for (int k = 0; k < len; ++k) {
+    const Square l = square_at(k + base);
+    const Bitboard b = square_bb(l);
+    std::uint8_t w;
+    std::uint8_t bl;
+    if (!(legal & b)) {
+      w = bl = kInvalid;
+    } else if (slow & b) {
+      TableIndex::Squares q = sq_;
+      q[static_cast<std::size_t>(last_)] = l;
+      init_entry(idx, c_.subtables, q, us_, w, bl);
+    } else {
+      w = static_cast<std::uint8_t>(best_w_[static_cast<std::size_t>(to_index(l))]);
+      bl = static_cast<std::uint8_t>(best_b_[static_cast<std::size_t>(to_index(l))]);
+    }
+#ifndef NDEBUG
+    if (valid & b) {
+      TableIndex::Squares q = sq_;
+      q[static_cast<std::size_t>(last_)] = l;
+      std::uint8_t ew;
+      std::uint8_t eb;
+      init_entry(idx, c_.subtables, q, us_, ew, eb);
+      assert(ew == w && eb == bl);
+    }
+#endif
+    if (w != kInvalid) {
+      if (w <= DthmCode::kMaxDthm) max_seed = std::max<int>(max_seed, w);
+      if (bl <= DthmCode::kMaxDthm) max_seed = std::max<int>(max_seed, bl);
+    }
+    ow[k] = w;
+    ob[k] = bl;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -604,77 +1074,44 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
   auto report = [&](const char* phase, double f) {
     if (progress) progress(Progress{key, phase, f});
   };
-  const std::uint64_t chunks = (n + kChunk - 1) / kChunk;
 
-  // Phase 1: init.
+  // Phase 1: init (see "Phase 1 (init)" above).
+  const internal::RowGeometry geo(idx);
+  const Exits exits(idx, subtables);
+  const InitCtx ictx{idx, geo, subtables, exits};
   std::atomic<std::uint64_t> done{0};
   int max_seed = 0;
   for (Color stm : {Color::White, Color::Black}) {
     std::uint8_t* to_w = out.arrays[static_cast<std::size_t>(array_of(stm, Color::White))].data();
     std::uint8_t* to_b = out.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))].data();
-#pragma omp parallel for schedule(dynamic, 1) reduction(max : max_seed)
-    for (std::uint64_t c = 0; c < chunks; ++c) {
-      const std::uint64_t end = std::min(n, (c + 1) * kChunk);
-      TableIndex::Squares sq;
-      for (std::uint64_t i = c * kChunk; i < end; ++i) {
+    if (!geo.has_rows()) {  // KvK
+      TableIndex::Squares sq{};
+      for (std::uint64_t i = 0; i < n; ++i) {
         if (!idx.decode(i, sq)) {
           to_w[i] = to_b[i] = kInvalid;
           continue;
         }
-        const Position pos = position_of(idx, sq, stm);
-        if (pos.attacked_by(stm, pos.king_square(~stm), pos.pieces())) {
-          to_w[i] = to_b[i] = kInvalid;  // side not to move in check
-          continue;
-        }
-        if (!pos.has_legal_move()) {
-          const bool mate = pos.in_check();
-          to_w[i] = (mate && stm == Color::White) ? 0 : kNone;
-          to_b[i] = (mate && stm == Color::Black) ? 0 : kNone;
-          continue;
-        }
-        if (!may_leave_table(pos)) {
-          to_w[i] = to_b[i] = kUnknown;
-          continue;
-        }
-        MoveList moves;
-        pos.legal_moves(moves);
-        ByColor<int> best{{kUnknown, kUnknown}};
-        for (Move mv : moves) {
-          if (is_capture_or_promotion(pos, mv)) {
-            const Position after = pos.after(mv);
-            for (Color x : {Color::White, Color::Black}) {
-              const std::uint8_t v = subtables.value(after, x);
-              if (v <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v + 1);
-            }
-          } else if (is_double_push(pos, mv)) {
-            const Position after = pos.after(mv);
-            if (!has_ep_capture(after)) continue;
-            for (Move ep : after.legal_moves()) {
-              if (ep.kind() != Move::Kind::EnPassant) continue;
-              const Position after2 = after.after(ep);
-              for (Color x : {Color::White, Color::Black}) {
-                const std::uint8_t v = subtables.value(after2, x);
-                if (v <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v + 2);
-              }
-            }
-          }
-        }
-        DEADPOS_CHECK(best[Color::White] <= DthmCode::kMaxDthm || best[Color::White] == kUnknown);
-        DEADPOS_CHECK(best[Color::Black] <= DthmCode::kMaxDthm || best[Color::Black] == kUnknown);
-        to_w[i] = static_cast<std::uint8_t>(best[Color::White]);
-        to_b[i] = static_cast<std::uint8_t>(best[Color::Black]);
-        for (Color x : {Color::White, Color::Black})
-          if (best[x] != kUnknown) max_seed = std::max(max_seed, best[x]);
+        init_entry(idx, subtables, sq, stm, to_w[i], to_b[i]);
+      }
+      continue;
+    }
+    const auto len = static_cast<std::uint64_t>(geo.row_len());
+#pragma omp parallel for schedule(dynamic, 1) reduction(max : max_seed)
+    for (int slot = 0; slot < geo.slots(); ++slot) {
+      InitRow r(ictx, stm);
+      const std::uint64_t first = static_cast<std::uint64_t>(slot) * geo.rows_per_slot();
+      for (std::uint64_t row = first; row < first + geo.rows_per_slot(); ++row) {
+        r.run(row, to_w + row * len, to_b + row * len, max_seed);
       }
       const std::uint64_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
-      if (omp_get_thread_num() == 0 && (d & 63) == 0) report("init", static_cast<double>(d) / static_cast<double>(2 * chunks));
+      if (omp_get_thread_num() == 0 && (d & 15) == 0) {
+        report("init", static_cast<double>(d) / static_cast<double>(2 * geo.slots()));
+      }
     }
-    done.store(chunks, std::memory_order_relaxed);
   }
   report("init", 1.0);
 
   // Phase 2: level-by-level expansion (see "Phase 2 (solve)" above).
-  const internal::RowGeometry geo(idx);
   std::vector<std::uint64_t> fw;
   std::vector<std::uint64_t> fb;
   if (geo.has_rows()) {
