@@ -14,58 +14,73 @@
 #include <nlohmann/json.hpp>
 
 #include "common.h"
+#include "rows.h"
 #include "deadpos/solver.h"
 
 namespace deadpos {
 
 namespace {
 
-constexpr std::uint64_t kChunk = 1U << 14;
-
-void add(SideStats& s, const SideStats& o) {
-  s.positions += o.positions;
-  s.checkmates += o.checkmates;
-  s.stalemates += o.stalemates;
-  s.white_can_mate += o.white_can_mate;
-  s.black_can_mate += o.black_can_mate;
-  s.dead += o.dead;
-  for (Color x : {Color::White, Color::Black}) {
-    s.max_dthm[x] = std::max(s.max_dthm[x], o.max_dthm[x]);
-    if (s.histogram[x].size() < o.histogram[x].size()) s.histogram[x].resize(o.histogram[x].size());
-    for (std::size_t d = 0; d < o.histogram[x].size(); ++d) s.histogram[x][d] += o.histogram[x][d];
+// Weighted counts for one side to move and one bishop-colour key: by byte value for each target
+// (weights are raw positions, multiplicity()), plus the dead entries (neither finite) and the
+// stalemates among them (only dead entries can be stalemates). SideStats are derived from these
+// at the end, so the pass only reads two bytes and adds per entry.
+struct Tally {
+  std::array<std::uint64_t, 256> by_white{};
+  std::array<std::uint64_t, 256> by_black{};
+  std::uint64_t dead = 0;
+  std::uint64_t stalemates = 0;
+  void add(const Tally& o) {
+    for (std::size_t v = 0; v < 256; ++v) {
+      by_white[v] += o.by_white[v];
+      by_black[v] += o.by_black[v];
+    }
+    dead += o.dead;
+    stalemates += o.stalemates;
   }
-}
+};
 
-// Adds one entry of weight w.
-void count(SideStats& s, std::uint64_t w, std::uint8_t v_white, std::uint8_t v_black, bool mate, bool stalemate) {
-  s.positions += w;
-  if (mate) s.checkmates += w;
-  if (stalemate) s.stalemates += w;
-  const bool white_mated = v_white <= DthmCode::kMaxDthm;
-  const bool black_mated = v_black <= DthmCode::kMaxDthm;
-  if (black_mated) s.white_can_mate += w;
-  if (white_mated) s.black_can_mate += w;
-  if (!white_mated && !black_mated) s.dead += w;
-  const std::uint8_t vs[2] = {v_white, v_black};
-  for (Color x : {Color::White, Color::Black}) {
-    const std::uint8_t v = vs[to_index(x)];
-    if (v > DthmCode::kMaxDthm) continue;
-    s.max_dthm[x] = std::max<int>(s.max_dthm[x], v);
-    if (s.histogram[x].size() <= v) s.histogram[x].resize(v + 1U);
-    s.histogram[x][v] += w;
+// The statistics of a tally whose weights are multiplied by num / den (exact: den is 1, or 2 on
+// even weights).
+SideStats side_stats(const Tally& t, Color stm, std::uint64_t den) {
+  SideStats s;
+  for (std::size_t v = 0; v < 256; ++v) {
+    if (v == DthmCode::kInvalid) continue;
+    s.positions += t.by_white[v] / den;
   }
+  s.checkmates = (stm == Color::White ? t.by_white[0] : t.by_black[0]) / den;
+  s.stalemates = t.stalemates / den;
+  s.dead = t.dead / den;
+  for (Color x : {Color::White, Color::Black}) {
+    const auto& h = x == Color::White ? t.by_white : t.by_black;
+    std::uint64_t finite = 0;
+    for (int v = 0; v <= DthmCode::kMaxDthm; ++v) {
+      const std::uint64_t c = h[static_cast<std::size_t>(v)] / den;
+      finite += c;
+      if (c) s.max_dthm[x] = v;
+    }
+    if (s.max_dthm[x] >= 0) {
+      s.histogram[x].assign(h.begin(), h.begin() + s.max_dthm[x] + 1);
+      for (auto& c : s.histogram[x]) c /= den;
+    }
+    (x == Color::White ? s.black_can_mate : s.white_can_mate) = finite;
+  }
+  return s;
 }
 
 }  // namespace
 
 TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
   const TableIndex& idx = t.index;
-  const std::uint64_t n = idx.size();
-  const std::uint64_t chunks = (n + kChunk - 1) / kChunk;
+  const internal::RowGeometry geo(idx);
   std::vector<int> bishop_slots;
   for (int j = 2; j < idx.men(); ++j)
     if (type_of(idx.piece(j)) == PieceType::Bishop) bishop_slots.push_back(j);
   const std::size_t classes = bishop_slots.empty() ? 0 : (std::size_t{1} << bishop_slots.size());
+  const std::size_t keys = std::max<std::size_t>(classes, 1);
+  // The last man's bishop bit (its colour varies along a row), if it is a bishop.
+  const std::size_t last_bishop_bit =
+      !bishop_slots.empty() && bishop_slots.back() == geo.last() && geo.has_rows() ? std::size_t{1} << (bishop_slots.size() - 1) : 0;
 
   TableStats out;
   out.material = idx.material().key();
@@ -73,42 +88,62 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
   for (std::size_t c = 0; c < classes; ++c) {
     for (std::size_t b = 0; b < bishop_slots.size(); ++b) out.bishop_classes[c].colours += (c >> b) & 1 ? 'L' : 'D';
   }
+  const int len = geo.row_len();
+  const int base = geo.row_base();
+  const auto rows = static_cast<std::int64_t>(geo.rows());
   std::mutex mu;
   for (Color stm : {Color::White, Color::Black}) {
     const std::uint8_t* aw = t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))].data();
     const std::uint8_t* ab = t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))].data();
+    std::vector<Tally> tally(keys);
 #pragma omp parallel
     {
-      SideStats local;
-      std::vector<SideStats> local_classes(classes);
-#pragma omp for schedule(dynamic, 1)
-      for (std::uint64_t c = 0; c < chunks; ++c) {
-        const std::uint64_t end = std::min(n, (c + 1) * kChunk);
-        TableIndex::Squares sq;
-        for (std::uint64_t i = c * kChunk; i < end; ++i) {
-          if (aw[i] == DthmCode::kInvalid) continue;
-          const bool ok = idx.decode(i, sq);
-          DEADPOS_CHECK(ok);
-          const auto w = static_cast<std::uint64_t>(idx.multiplicity(sq));
-          const bool mate = (stm == Color::White ? aw[i] : ab[i]) == 0;
-          bool stalemate = false;
-          if (aw[i] == DthmCode::kNone && ab[i] == DthmCode::kNone) {
+      std::vector<Tally> local(keys);
+      TableIndex::Squares sq{};
+#pragma omp for schedule(dynamic, 256)
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const auto row = static_cast<std::uint64_t>(r);
+        Bitboard occ_rest = 0;
+        if (!geo.decode_row(row, sq, occ_rest)) continue;  // every entry broken
+        const auto slot = static_cast<int>(row / geo.rows_per_slot());
+        // Raw placements per entry: 8 without pawns (2 with), except for the stabilised orbits of
+        // placements with both kings on the a1-h8 diagonal (multiplicity() per entry there).
+        const bool per_entry = geo.slot_diag(slot) || !geo.has_rows();
+        const std::uint64_t weight = idx.has_pawns() ? 2 : 8;
+        std::size_t key = 0;
+        for (std::size_t b = 0; b < bishop_slots.size(); ++b) {
+          const auto j = static_cast<std::size_t>(bishop_slots[b]);
+          if (static_cast<int>(j) < geo.last() && is_light_square(sq[j])) key |= std::size_t{1} << b;
+        }
+        const std::uint64_t off = row * static_cast<std::uint64_t>(len);
+        for (int k = 0; k < len; ++k) {
+          const std::uint8_t vw = aw[off + static_cast<std::uint64_t>(k)];
+          if (vw == DthmCode::kInvalid) continue;
+          const std::uint8_t vb = ab[off + static_cast<std::uint64_t>(k)];
+          if (geo.has_rows()) sq[static_cast<std::size_t>(geo.last())] = square_at(k + base);
+          const std::uint64_t w = per_entry ? static_cast<std::uint64_t>(idx.multiplicity(sq)) : weight;
+          const std::size_t kk = key | (last_bishop_bit && is_light_square(square_at(k + base)) ? last_bishop_bit : 0);
+          Tally& tl = local[kk];
+          tl.by_white[vw] += w;
+          tl.by_black[vb] += w;
+          if (vw == DthmCode::kNone && vb == DthmCode::kNone) {
+            tl.dead += w;
             const Position pos = internal::position_of(idx, sq, stm);
-            stalemate = !pos.in_check() && !pos.has_legal_move();
-          }
-          count(local, w, aw[i], ab[i], mate, stalemate);
-          if (classes) {
-            std::size_t cls = 0;
-            for (std::size_t b = 0; b < bishop_slots.size(); ++b)
-              if (is_light_square(sq[static_cast<std::size_t>(bishop_slots[b])])) cls |= std::size_t{1} << b;
-            count(local_classes[cls], w / 2, aw[i], ab[i], mate, stalemate);
-            count(local_classes[(classes - 1) ^ cls], w / 2, aw[i], ab[i], mate, stalemate);
+            if (!pos.in_check() && !pos.has_legal_move()) tl.stalemates += w;
           }
         }
       }
       std::lock_guard lock(mu);
-      add(out.side[static_cast<std::size_t>(to_index(stm))], local);
-      for (std::size_t k = 0; k < classes; ++k) add(out.bishop_classes[k].side[static_cast<std::size_t>(to_index(stm))], local_classes[k]);
+      for (std::size_t k = 0; k < keys; ++k) tally[k].add(local[k]);
+    }
+    Tally all;
+    for (const Tally& tl : tally) all.add(tl);
+    out.side[static_cast<std::size_t>(to_index(stm))] = side_stats(all, stm, 1);
+    // Bishop classes: each entry's orbit splits in halves between its class and the complement.
+    for (std::size_t c = 0; c < classes; ++c) {
+      Tally both = tally[c];
+      both.add(tally[(classes - 1) ^ c]);
+      out.bishop_classes[c].side[static_cast<std::size_t>(to_index(stm))] = side_stats(both, stm, 2);
     }
     if (progress) progress(Progress{out.material, "stats", stm == Color::White ? 0.5 : 1.0});
   }
