@@ -260,13 +260,10 @@ TEST(MissingTable, DirectoriesAndFileNames) {
   }
 }
 
-// BUG (core/src/tablebase.cpp, Impl::file_of / lookup): the material in a file's header is not
-// compared with the material its name promises. A KRvKN table saved as KQvKN.dpt is opened for
-// KQvKN positions and read with the KRvKN index: table_squares() pops a rook from an empty
-// bitboard (assertion `b != 0` in lsb() in a Debug build; undefined behaviour in Release, where
+// A file's header material must match the material its name promises: a KRvKN table saved as
+// KQvKN.dpt would otherwise be read with the KRvKN index for KQvKN positions (found by this test:
 // it returned W 10 B 9 for 8/8/8/3k4/8/1n6/8/K1Q5 w - - 0 1, whose true values are W none B 9).
-// Expected: CorruptTable naming KQvKN.dpt (its header says KRvKN). Enable when fixed.
-TEST(CorruptTable, DISABLED_FileNamedForAnotherMaterial) {
+TEST(CorruptTable, FileNamedForAnotherMaterial) {
   const Tablebase* full = nullptr;
   ASSERT_TABLES(full);
   TempDir dir;

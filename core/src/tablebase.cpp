@@ -111,10 +111,14 @@ struct Tablebase::Impl {
     Entry& e = *by_id[id];
     std::call_once(e.once, [&] {
       auto f = TableFile::open(e.path, FileCheck::HeaderOnly);
-      if (f) {
-        e.file.emplace(std::move(*f));
-      } else {
+      if (!f) {
         e.error = f.error();
+      } else if (!(f->material() == e.material)) {
+        // A renamed or misplaced file would be read with another material's index.
+        e.error = make_error(ErrorCode::CorruptTable, e.path + ": file holds the table " + f->material().key() +
+                                                          ", not " + e.material.key());
+      } else {
+        e.file.emplace(std::move(*f));
       }
     });
     if (e.error) return *e.error;
