@@ -69,7 +69,8 @@ TEST(HelpmateLines, NamedPositions) {
   EXPECT_GE(lines, 15);
 }
 
-// 2,000 random legal positions of every material up to 4 men (both orientations).
+// 2,000 random legal positions of every material up to 4 men (both orientations); 400 in builds
+// with assertions.
 TEST(HelpmateLines, RandomPositions) {
   const Tablebase* tb = nullptr;
   ASSERT_TABLES(tb);
@@ -77,13 +78,14 @@ TEST(HelpmateLines, RandomPositions) {
   ASSERT_FALSE(mats.empty());
   std::mt19937_64 rng(0x11e5);
   int lines = 0;
-  for (int i = 0; i < 2000; ++i) {
+  const int n = 2000 / probe_test::kSampleDivisor;
+  for (int i = 0; i < n; ++i) {
     const Position p = probe_test::random_position(mats[static_cast<std::size_t>(i) % mats.size()], rng);
     lines += check_lines(*tb, p);
     if (HasFailure()) break;  // one position is enough to report
   }
   // Most random positions of these materials have at least one helpmate.
-  EXPECT_GT(lines, 2000);
+  EXPECT_GT(lines, n);
   RecordProperty("lines", lines);
 }
 
@@ -96,7 +98,7 @@ TEST(HelpmateLines, RandomPositionsSatisfyTheDefinition) {
   const std::vector<Material> mats = probe_test::materials_both_ways(std::min(4, tb->max_men()));
   std::mt19937_64 rng(0xbe11);
   int failures = 0;
-  for (int i = 0; i < 1000 && failures < 5; ++i) {
+  for (int i = 0; i < 1000 / probe_test::kSampleDivisor && failures < 5; ++i) {
     const Position p = probe_test::random_position(mats[static_cast<std::size_t>(i) % mats.size()], rng);
     auto r = tb->probe(p);
     ASSERT_TRUE(r) << p.to_fen() << ": " << r.error().message;

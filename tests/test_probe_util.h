@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <optional>
@@ -28,6 +29,14 @@ namespace deadpos::probe_test {
 using ::deadpos::test::join;
 using ::deadpos::test::legal_uci;
 using ::deadpos::test::position_from;
+
+// Sample sizes of the random tests are divided by this in builds with assertions (Debug and the
+// sanitizer build run the suite 10-20 times slower); Release runs the full samples.
+#ifdef NDEBUG
+inline constexpr int kSampleDivisor = 1;
+#else
+inline constexpr int kSampleDivisor = 5;
+#endif
 
 // Directory of the tables under test; empty if DEADPOS_TABLES is unset.
 inline std::string tables_dir() {
@@ -65,6 +74,21 @@ inline const Tablebase* shared_tables(std::string* why = nullptr) {
   std::string tables_error_;                                 \
   tb = ::deadpos::probe_test::shared_tables(&tables_error_); \
   ASSERT_NE(tb, nullptr) << tables_error_
+
+// Largest n such that the tables hold every material of up to n men (all_materials(n)): a
+// directory may hold a few larger tables (KRBvKR) without the rest of their size.
+inline int complete_men(const Tablebase& tb) {
+  const std::vector<std::string> have = tb.materials();
+  int n = 1;
+  while (n < tb.max_men()) {
+    bool all = true;
+    for (const Material& m : all_materials(n + 1))
+      if (std::find(have.begin(), have.end(), m.key()) == have.end()) all = false;
+    if (!all) break;
+    ++n;
+  }
+  return n;
+}
 
 // Random legal table position (no castling, no en passant right) of the material `key`, e.g. "KRvKN".
 inline Position random_position(const Material& m, std::mt19937_64& rng) {
