@@ -150,7 +150,7 @@ struct Tablebase::Impl {
   }
 
   // Table values of a position without castling rights (an en passant right is ignored).
-  Result<Values> lookup(const Position& pos, std::string* table_key) const {
+  Result<Values> lookup(const Position& pos) const {
     if (pos.men() > max_men) {
       return make_error(ErrorCode::TooManyMen, std::to_string(pos.men()) + " men on the board, tables go up to " +
                                                    std::to_string(max_men));
@@ -159,7 +159,6 @@ struct Tablebase::Impl {
     const bool swap = !m.is_canonical();
     const Position p = swap ? pos.color_swapped() : pos;
     const Material cm = swap ? m.swapped() : m;
-    if (table_key) *table_key = cm.key();
     const auto id = id_of(cm);
     if (!id) return make_error(ErrorCode::MissingTable, "table " + cm.key() + " is not in the table directories");
     auto f = file_of(*id);
@@ -185,6 +184,14 @@ struct Tablebase::Impl {
   using Memo = std::unordered_map<std::string, Values>;
 
   Result<Values> values(const Position& pos, Memo& memo, ProbeResult* info) const {
+    // Checkmate and stalemate are decided by the rules alone: no table is needed (nor read), so a
+    // finished game is answered whatever tables are loaded.
+    if (!pos.has_legal_move()) {
+      const bool mate = pos.in_check();
+      Values v{};
+      for (Color x : {Color::White, Color::Black}) v[x] = (mate && x == pos.side_to_move()) ? 0 : kNone;
+      return v;
+    }
     if (pos.castling_rights()) {
       if (info) info->castling_search = true;
       const std::string key = position_key(pos);
@@ -210,16 +217,14 @@ struct Tablebase::Impl {
       if (any_ep) {
         if (info) info->en_passant = true;
         if (other) {
-          auto v = lookup(pos, info ? &info->table : nullptr);
+          auto v = lookup(pos);
           if (!v) return v.error();
           for (Color x : {Color::White, Color::Black}) best[x] = std::min(best[x], (*v)[x]);
-        } else if (info) {
-          info->table = Material::of(pos).canonical().key();
         }
         return best;
       }
     }
-    return lookup(pos, info ? &info->table : nullptr);
+    return lookup(pos);
   }
 
   // Solves every position reachable from root while keeping exactly root's castling rights and
@@ -341,7 +346,7 @@ Result<ProbeResult> Tablebase::probe(const Position& pos) const {
   Impl::Memo memo;
   auto v = impl_->values(pos, memo, &r);
   if (!v) return v.error();
-  if (r.table.empty()) r.table = Material::of(pos).canonical().key();
+  r.table = Material::of(pos).canonical().key();
   for (Color x : {Color::White, Color::Black})
     if ((*v)[x] <= DthmCode::kMaxDthm) r.dthm[x] = (*v)[x];
   return r;
