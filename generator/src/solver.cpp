@@ -66,7 +66,7 @@ bool may_leave_table(const Position& pos) {
   Bitboard b = pos.pieces(us) & ~pos.pieces(PieceType::Pawn);
   while (b) {
     const Square s = pop_lsb(b);
-    attacks |= piece_attacks(type_of(pos.piece_on(s)), s, occ);
+    attacks |= internal::attacks_of(type_of(pos.piece_on(s)), s, occ);
   }
   Bitboard pawns = pos.pieces(us, PieceType::Pawn);
   const Bitboard rank7 = us == Color::White ? rank_bb(6) : rank_bb(1);
@@ -98,16 +98,6 @@ bool may_leave_table(const Position& pos) {
 
 using internal::position_of;
 
-// Lowers a predecessor's value to v. Predecessors are legal, non-terminal positions, so their
-// entry is never kInvalid or kNone (asserted; skipped in release builds to stay safe).
-void store_min(std::uint8_t& slot, std::uint8_t v) {
-  std::atomic_ref<std::uint8_t> r(slot);
-  // Within one level every writer stores the same value v, so check-then-store cannot lose a
-  // smaller value; atomic_ref makes the concurrent access well-defined.
-  const std::uint8_t cur = r.load(std::memory_order_relaxed);
-  assert(cur != kInvalid && cur != kNone);
-  if (cur > v && cur != kInvalid && cur != kNone) r.store(v, std::memory_order_relaxed);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Phase 1 (init), row by row. Per row (all men but the last fixed) and side to move, masks over
@@ -297,14 +287,14 @@ class InitRow {
         if (man_attacks(by, pt, s, 0) & square_bb(t)) return ~Bitboard{0};
         continue;
       }
-      if (!(piece_attacks(pt, s, 0) & square_bb(t))) continue;
-      const Bitboard between = between_bb(s, t);
+      if (!(internal::attacks_of(pt, s, 0) & square_bb(t))) continue;
+      const Bitboard between = internal::between(s, t);
       if (!(between & occ)) m |= ~between;  // attacked unless the last man stands in between
     }
     if (last_attacks && color_of(last_piece_) == by) {
       // Squares from which the last man attacks t (pawns: reversed colour).
       const PieceType pt = type_of(last_piece_);
-      m |= pt == PieceType::Pawn ? pawn_attacks(~by, t) : piece_attacks(pt, t, occ);
+      m |= pt == PieceType::Pawn ? pawn_attacks(~by, t) : internal::attacks_of(pt, t, occ);
     }
     return m;
   }
@@ -439,7 +429,7 @@ void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& ma
       if (color_of(geo.piece(v)) != them) continue;
       const Square sv = sq_[static_cast<std::size_t>(v)];
       if (!(man_attacks(us_, ct, sc, occ) & square_bb(sv))) continue;
-      Bitboard mask = ex & ~between_bb(sc, sv);
+      Bitboard mask = ex & ~internal::between(sc, sv);
       if (ct == PieceType::King) {
         mask &= ~attacked_mask(sv, them, occ_nk, v, true);
       } else {
@@ -496,7 +486,7 @@ void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& ma
     for (int v = 2; v < last_; ++v) {
       if (color_of(geo.piece(v)) != them) continue;
       const Square sv = sq_[static_cast<std::size_t>(v)];
-      const Bitboard from = lt == PieceType::Pawn ? pawn_attacks(them, sv) : piece_attacks(lt, sv, occ);
+      const Bitboard from = lt == PieceType::Pawn ? pawn_attacks(them, sv) : internal::attacks_of(lt, sv, occ);
       const Bitboard mask = ex & from;
       if (!mask) continue;
       TableIndex::Squares a = sq_;
@@ -582,26 +572,32 @@ void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& ma
 }
 
 // ---------------------------------------------------------------------------------------------
-// Phase 2 (solve). Every level d runs, for each side s to move in the expanded positions P:
-//  A. frontier: one 64-bit mask per row and target of the entries of side s with value d;
+// Phase 2 (solve). Every level d runs, for each side s to move in the expanded positions P
+// (the frontier: value d), with one 64-bit mask per row and target of the frontier entries:
 //  B. pull (the bulk, thread-owned rows, plain stores): for every row of predecessors Q (side ~s
-//     to move) with entries still open (value > d + 1), the masks of the rows the mover's quiet
-//     moves lead to are shifted back into Q's frame and OR-ed; open entries of the result get
-//     d + 1. A move of a man other than the last changes the row, not the bit: one mask
-//     operation handles the move for all 64 squares of the last man;
+//     to move) with entries still open (value > d + 1), the frontier masks of the rows the
+//     mover's quiet moves lead to are brought back into Q's frame and OR-ed; open entries of the
+//     result get d + 1. A move of a man other than the last changes the row, not the bit: one
+//     mask operation handles the move for all 64 squares of the last man. A king move goes to
+//     another slot through the symmetry that makes the new pair canonical (bitboard images of
+//     the symmetries). With both kings of P on the a1-h8 diagonal, P has two raw images (itself
+//     and its mirror in the diagonal); the non-canonical one is a broken entry, never in the
+//     frontier, so OR-ing the masks of both images gives the canonical one's bit.
+//     The same pass writes the frontier masks of side ~s for level d + 1 (the row is loaded
+//     anyway), so levels need no separate scan.
 //  C. push (the special cases, per entry, atomic stores): the edges the pull leaves out are
-//     generated from P by un-moves as before (design.md, "Solver"): P with both kings on the
-//     a1-h8 diagonal (the canonical index of P depends on the other men), double pushes into a
-//     checkmate (en passant, d = 0), and when the last man has an identical twin, moves of that
-//     kind and king moves that need a symmetry (the twins' order may change per entry).
+//     generated from P by un-moves as before (design.md, "Solver"): double pushes into a
+//     checkmate (en passant, d = 0) and, when the last man has an identical twin, moves of that
+//     kind, king moves that need a symmetry, and all edges of P with both kings on the diagonal
+//     (the twins' order may change per entry).
 // The edges of B and C together are exactly the un-moves of the previous per-entry solver
 // (asserted level by level in debug builds: every update has an edge to level d, and every
 // predecessor of every level-d position ends at most at d + 1), so the values are the same.
 // Measured on KRBvKR, 2 threads: solve 75 s -> 12.5 s (the per-entry push decoded every expanded
 // position and relaxed ~25 predecessors one random byte at a time).
 
-// Masks of the row bytes (len 64 or 48 at p) that are == v, and that are open for value v
-// (> v, neither kNone nor kInvalid). Bit k is byte k (the caller shifts by the row base).
+// Masks of the row bytes (len 64 or 48 at p): == v, and open for value v (> v, neither kNone
+// nor kInvalid). Bit k is byte k (the caller shifts by the row base).
 #if defined(__SSE2__)
 inline std::uint64_t bytes_equal(const std::uint8_t* p, int len, std::uint8_t v) {
   const __m128i x = _mm_set1_epi8(static_cast<char>(v));
@@ -612,18 +608,19 @@ inline std::uint64_t bytes_equal(const std::uint8_t* p, int len, std::uint8_t v)
   }
   return m;
 }
-inline std::uint64_t bytes_open(const std::uint8_t* p, int len, std::uint8_t v) {
+inline void row_masks(const std::uint8_t* p, int len, std::uint8_t v, std::uint64_t& eq, std::uint64_t& open) {
+  const __m128i x = _mm_set1_epi8(static_cast<char>(v));
   const __m128i above = _mm_set1_epi8(static_cast<char>(v + 1));
   const __m128i none = _mm_set1_epi8(static_cast<char>(kNone));
   const __m128i invalid = _mm_set1_epi8(static_cast<char>(kInvalid));
-  std::uint64_t m = 0;
+  eq = open = 0;
   for (int k = 0; k < len; k += 16) {
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k));
     const __m128i ge = _mm_cmpeq_epi8(_mm_max_epu8(b, above), b);
     const __m128i special = _mm_or_si128(_mm_cmpeq_epi8(b, none), _mm_cmpeq_epi8(b, invalid));
-    m |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_andnot_si128(special, ge)))) << k;
+    open |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_andnot_si128(special, ge)))) << k;
+    eq |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(b, x)))) << k;
   }
-  return m;
 }
 #else
 inline std::uint64_t bytes_equal(const std::uint8_t* p, int len, std::uint8_t v) {
@@ -631,12 +628,23 @@ inline std::uint64_t bytes_equal(const std::uint8_t* p, int len, std::uint8_t v)
   for (int k = 0; k < len; ++k) m |= static_cast<std::uint64_t>(p[k] == v) << k;
   return m;
 }
-inline std::uint64_t bytes_open(const std::uint8_t* p, int len, std::uint8_t v) {
-  std::uint64_t m = 0;
-  for (int k = 0; k < len; ++k) m |= static_cast<std::uint64_t>(p[k] > v && p[k] != kNone && p[k] != kInvalid) << k;
-  return m;
+inline void row_masks(const std::uint8_t* p, int len, std::uint8_t v, std::uint64_t& eq, std::uint64_t& open) {
+  eq = open = 0;
+  for (int k = 0; k < len; ++k) {
+    eq |= static_cast<std::uint64_t>(p[k] == v) << k;
+    open |= static_cast<std::uint64_t>(p[k] > v && p[k] != kNone && p[k] != kInvalid) << k;
+  }
 }
 #endif
+
+// Frontier masks of one side for one level: f[2 * row] (DTHM of White == d), f[2 * row + 1]
+// (DTHM of Black == d), and what the termination test needs.
+struct Frontier {
+  std::vector<std::uint64_t> f;
+  std::uint64_t entries = 0;  // entries with value d for either target
+  bool any_w = false;
+  bool any_b = false;
+};
 
 // One level d for one side s to move in P (the expanded positions).
 struct Level {
@@ -648,21 +656,47 @@ struct Level {
   const std::uint8_t* cb;
   std::uint8_t* pw;        // side ~s arrays (Q)
   std::uint8_t* pb;
-  const std::uint64_t* fw = nullptr;  // frontier masks of side s, per row (phase A)
-  const std::uint64_t* fb = nullptr;
-  bool any_w = false;  // some entry of side s has DTHM of White == d
-  bool any_b = false;
+  const Frontier* f = nullptr;  // side s, level d
+  Frontier* f_next = nullptr;   // side ~s, level d + 1 (written by the pull, patched by the push)
 
   Color mover() const { return ~s; }
   std::uint8_t next() const { return static_cast<std::uint8_t>(d + 1); }
+  // The last man's twin order, or both kings on the diagonal with twins, leave edges to phase C.
+  bool diag_in_pull() const { return !geo.last_grouped(); }
 };
+
+// Lowers a predecessor's value to v; true if it stored. Predecessors are legal, non-terminal
+// positions, so their entry is never kInvalid or kNone (asserted; skipped in release builds).
+bool store_min(std::uint8_t& slot, std::uint8_t v) {
+  std::atomic_ref<std::uint8_t> r(slot);
+  // Within one level every writer stores the same value v, so check-then-store cannot lose a
+  // smaller value; atomic_ref makes the concurrent access well-defined.
+  const std::uint8_t cur = r.load(std::memory_order_relaxed);
+  assert(cur != kInvalid && cur != kNone);
+  if (cur > v && cur != kInvalid && cur != kNone) {
+    r.store(v, std::memory_order_relaxed);
+    return true;
+  }
+  return false;
+}
+
+// Adds entry qi of target x (0 White, 1 Black) to the next frontier (phase C; atomic).
+void mark_next(const Level& l, std::uint64_t qi, int x) {
+  if (!l.f_next) return;
+  const auto len = static_cast<std::uint64_t>(l.geo.row_len());
+  const std::uint64_t row = qi / len;
+  const std::uint64_t bit = std::uint64_t{1} << (qi % len + static_cast<std::uint64_t>(l.geo.row_base()));
+  std::atomic_ref<std::uint64_t>(l.f_next->f[2 * row + static_cast<std::uint64_t>(x)]).fetch_or(bit, std::memory_order_relaxed);
+}
 
 // Old-style un-move expansion of entry i (squares sq, canonical) of side l.s at level l.d.
 // Mode kAll pushes every predecessor; kSpecial only the edges the pull of phase B leaves out;
-// kCheck (debug builds) asserts that every predecessor is already at most d + 1.
+// kCheck (debug builds) asserts that every predecessor is already at most d + 1. Returns the
+// number of entries stored.
 enum class PushMode { kAll, kSpecial, kCheck };
 
-void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, bool ew, bool eb, PushMode mode) {
+std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, bool ew, bool eb, PushMode mode) {
+  std::uint64_t stored = 0;
   const TableIndex& idx = l.idx;
   const internal::RowGeometry& geo = l.geo;
   const Color s = l.s;
@@ -676,6 +710,16 @@ void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, 
   // men, so every un-move needs a full encode there.
   const bool diag_kings =
       !idx.has_pawns() && file_index(sq[0]) == rank_index(sq[0]) && file_index(sq[1]) == rank_index(sq[1]);
+  // There Q's index is the smaller of its raw index and that of its mirror image in the
+  // diagonal; both move by (from - to) * stride from P's (i, the raw index of the canonical P,
+  // and flip_i), so no encode() is needed for a man without a twin (encode() was 13% of
+  // generation time on KRBvKR, for the 4.5% of positions in these slots).
+  std::uint64_t flip_i = 0;
+  if (diag_kings && !geo.has_groups()) {
+    TableIndex::Squares f = sq;
+    for (int j = 2; j < idx.men(); ++j) f[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
+    flip_i = geo.index_of(static_cast<int>(i / idx.stride(0)), f);
+  }
   for (int j = 0; j < idx.men(); ++j) {
     const Piece p = geo.piece(j);
     if (color_of(p) != mover) continue;
@@ -698,7 +742,7 @@ void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, 
     } else if (pt == PieceType::King) {
       from_set = king_attacks(to) & ~occ;
     } else {
-      from_set = piece_attacks(pt, to, occ) & ~occ;
+      from_set = internal::attacks_of(pt, to, occ) & ~occ;
     }
     if (!from_set) continue;
     // Legality of the predecessor Q (man j back on `from`): the side to move in P is not to
@@ -728,8 +772,8 @@ void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, 
         continue;
       }
       if (tk == PieceType::King) continue;
-      if (!(piece_attacks(tk, sk, 0) & square_bb(king))) continue;
-      const Bitboard line = between_bb(sk, king);
+      if (!(internal::attacks_of(tk, sk, 0) & square_bb(king))) continue;
+      const Bitboard line = internal::between(sk, king);
       if (!(line & occ_wo)) from_set &= line;
     }
     while (from_set) {
@@ -738,7 +782,7 @@ void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, 
       q[static_cast<std::size_t>(j)] = from;
       assert(!men_attack(idx, q, mover, king, occ_wo | square_bb(from)));
       const bool double_push = (double_from & square_bb(from)) != 0;
-      if (mode == PushMode::kSpecial && !diag_kings && !(double_push && l.d == 0)) {
+      if (mode == PushMode::kSpecial && !(diag_kings && !l.diag_in_pull()) && !(double_push && l.d == 0)) {
         // Phase B covers this edge unless the last man's twin order may change (section C).
         if (!geo.last_grouped()) continue;
         if (pt == PieceType::King) {
@@ -761,9 +805,17 @@ void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, 
       // Fast path: P is canonical, so moving a man that is alone of its kind changes only its
       // own field (kings fixed, so the symmetry stays the identity): the index moves by
       // (from - to) * stride.
-      const std::uint64_t qi = (pt != PieceType::King && !geo.grouped(j) && !diag_kings)
-                                   ? i + static_cast<std::uint64_t>(to_index(from) - to_index(to)) * idx.stride(j)
-                                   : idx.encode(q);
+      std::uint64_t qi;
+      if (pt == PieceType::King || geo.grouped(j) || (diag_kings && geo.has_groups())) {
+        qi = idx.encode(q);
+      } else {
+        qi = i + static_cast<std::uint64_t>(to_index(from) - to_index(to)) * idx.stride(j);
+        if (diag_kings) {
+          const std::uint64_t fq =
+              flip_i + static_cast<std::uint64_t>(to_index(flip_diagonal(from)) - to_index(flip_diagonal(to))) * idx.stride(j);
+          qi = std::min(qi, fq);
+        }
+      }
       assert(qi == idx.encode(q));
       if (mode == PushMode::kCheck) {
         (void)qi;
@@ -771,10 +823,17 @@ void push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, 
         assert(!eb || l.pb[qi] <= next);
         continue;
       }
-      if (ew) store_min(l.pw[qi], next);
-      if (eb) store_min(l.pb[qi], next);
+      if (ew && store_min(l.pw[qi], next)) {
+        mark_next(l, qi, 0);
+        ++stored;
+      }
+      if (eb && store_min(l.pb[qi], next)) {
+        mark_next(l, qi, 1);
+        ++stored;
+      }
     }
   }
+  return stored;
 }
 
 #ifndef NDEBUG
@@ -795,45 +854,59 @@ bool has_edge_to_level(const Level& l, const TableIndex::Squares& q, bool white_
 }
 #endif
 
-// Phase A: frontier masks of every row of side s; returns the number of entries expanded
-// (value d for either target), as the previous solver counted them.
-std::uint64_t frontier(Level& l, std::vector<std::uint64_t>& fw, std::vector<std::uint64_t>& fb) {
-  const internal::RowGeometry& geo = l.geo;
+// Frontier masks of side s (arrays cw, cb) at level d by a scan of every row: level 0, and a
+// level whose pull was skipped (no frontier on the other side).
+void scan_frontier(const internal::RowGeometry& geo, const std::uint8_t* cw, const std::uint8_t* cb, int d,
+                   Frontier& out) {
   const int len = geo.row_len();
   const int base = geo.row_base();
-  const auto d = static_cast<std::uint8_t>(l.d);
+  const auto v = static_cast<std::uint8_t>(d);
   const auto rows = static_cast<std::int64_t>(geo.rows());
-  std::uint64_t expanded = 0;
+  std::uint64_t entries = 0;
   std::uint64_t any_w = 0;
   std::uint64_t any_b = 0;
-#pragma omp parallel for schedule(static, 4096) reduction(+ : expanded) reduction(| : any_w, any_b)
+  std::uint64_t* f = out.f.data();
+#pragma omp parallel for schedule(static, 4096) reduction(+ : entries) reduction(| : any_w, any_b)
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::uint64_t off = static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(len);
-    const std::uint64_t w = bytes_equal(l.cw + off, len, d) << base;
-    const std::uint64_t b = bytes_equal(l.cb + off, len, d) << base;
-    fw[static_cast<std::size_t>(r)] = w;
-    fb[static_cast<std::size_t>(r)] = b;
+    const std::uint64_t w = bytes_equal(cw + off, len, v) << base;
+    const std::uint64_t b = bytes_equal(cb + off, len, v) << base;
+    f[2 * r] = w;
+    f[2 * r + 1] = b;
     any_w |= w;
     any_b |= b;
-    expanded += static_cast<std::uint64_t>(std::popcount(w | b));
+    entries += static_cast<std::uint64_t>(std::popcount(w | b));
   }
-  l.fw = fw.data();
-  l.fb = fb.data();
-  l.any_w = any_w != 0;
-  l.any_b = any_b != 0;
-  return expanded;
+  out.entries = entries;
+  out.any_w = any_w != 0;
+  out.any_b = any_b != 0;
 }
 
-// Phase B for the rows of one kk slot (the calling thread owns them).
-void pull_slot(const Level& l, int slot) {
+struct PullCount {
+  std::uint64_t entries = 0;
+  bool any_w = false;
+  bool any_b = false;
+};
+
+// Phase B for the rows of one kk slot (the calling thread owns them and their words of the next
+// frontier). Returns the count of the next frontier in these rows.
+PullCount pull_slot(const Level& l, int slot) {
   const internal::RowGeometry& geo = l.geo;
-  if (geo.slot_broken(slot)) return;
+  const std::uint64_t rps = geo.rows_per_slot();
+  const std::uint64_t first = static_cast<std::uint64_t>(slot) * rps;
+  std::uint64_t* fn = l.f_next->f.data();
+  PullCount out;
+  if (geo.slot_broken(slot)) {
+    std::fill(fn + 2 * first, fn + 2 * (first + rps), std::uint64_t{0});
+    return out;
+  }
+  const std::uint64_t* f = l.f->f.data();
   const Color mover = l.mover();
-  const int kj = mover == Color::White ? 0 : 1;  // the mover's king
   const int last = geo.last();
   const int len = geo.row_len();
   const int base = geo.row_base();
   const bool diag = geo.slot_diag(slot);
+  const bool diag_pull = l.diag_in_pull();
   const bool last_mine = color_of(geo.piece(last)) == mover;
   const PieceType last_type = type_of(geo.piece(last));
   const int up = mover == Color::White ? 8 : -8;
@@ -841,129 +914,189 @@ void pull_slot(const Level& l, int slot) {
   const Bitboard rank4 = mover == Color::White ? rank_bb(3) : rank_bb(4);
   const Bitboard promo_rank = mover == Color::White ? rank_bb(7) : rank_bb(0);
   const std::uint8_t next = l.next();
-  const std::uint64_t first = static_cast<std::uint64_t>(slot) * geo.rows_per_slot();
-  TableIndex::Squares sq{};
-  for (std::uint64_t row = first; row < first + geo.rows_per_slot(); ++row) {
-    Bitboard occ_rest = 0;
-    if (!geo.decode_row(row, sq, occ_rest)) continue;
-    const std::uint64_t off = row * static_cast<std::uint64_t>(len);
-    const std::uint64_t open_w = l.any_w ? bytes_open(l.pw + off, len, next) << base : 0;
-    const std::uint64_t open_b = l.any_b ? bytes_open(l.pb + off, len, next) << base : 0;
-    if (!(open_w | open_b)) continue;
-    std::uint64_t cw = 0;
-    std::uint64_t cb = 0;
-    auto pull = [&](std::uint64_t src, Bitboard keep) {
-      cw |= l.fw[src] & keep;
-      cb |= l.fb[src] & keep;
-    };
-    auto pull_sorted = [&](int j, Square t, Bitboard keep) {
-      if (!geo.in_rest_group(j)) {
-        pull(row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo.row_stride(j),
-             keep);
-        return;
-      }
-      TableIndex::Squares ts = sq;
-      ts[static_cast<std::size_t>(j)] = t;
-      geo.sort_rest_groups(ts);
-      pull(geo.row_of(slot, ts), keep);
-    };
-    // King moves: the pair goes to another slot, through the symmetry g that makes it canonical;
-    // the other men's squares follow g, and so does the last man's bit.
-    {
-      const Square kf = sq[static_cast<std::size_t>(kj)];
-      const Square ko = sq[static_cast<std::size_t>(1 - kj)];
-      Bitboard targets = king_attacks(kf) & ~occ_rest & ~king_attacks(ko);
-      while (targets) {
-        const Square t = pop_lsb(targets);
-        const internal::KingPair& kp = mover == Color::White ? geo.king_pair(t, ko) : geo.king_pair(ko, t);
-        if (kp.diag) continue;                        // phase C
-        if (kp.g != 0 && geo.last_grouped()) continue;  // phase C
-        std::uint64_t src;
-        if (kp.g == 0) {
-          src = static_cast<std::uint64_t>(kp.slot) * geo.rows_per_slot() + (row - first);
-        } else {
-          TableIndex::Squares ts = sq;
-          for (int j = 2; j < last; ++j) ts[static_cast<std::size_t>(j)] = apply_symmetry(kp.g, sq[static_cast<std::size_t>(j)]);
-          geo.sort_rest_groups(ts);
-          src = geo.row_of(kp.slot, ts);
-        }
-        cw |= internal::symmetry_preimage(kp.g, l.fw[src]);
-        cb |= internal::symmetry_preimage(kp.g, l.fb[src]);
-      }
-    }
-    if (!diag) {
-      // Men other than the kings and the last man: the row changes, the bit does not. The last
-      // man must not stand on the path (between f and t).
-      for (int j = 2; j < last; ++j) {
-        const Piece p = geo.piece(j);
-        if (color_of(p) != mover) continue;
-        if (geo.last_grouped() && p == geo.piece(last)) continue;  // phase C
-        const Square f = sq[static_cast<std::size_t>(j)];
-        const PieceType pt = type_of(p);
-        if (pt == PieceType::Pawn) {
-          const Square t = square_at(to_index(f) + up);
-          if ((occ_rest | promo_rank) & square_bb(t)) continue;
-          pull_sorted(j, t, ~Bitboard{0});
-          if (l.d != 0 && (square_bb(f) & rank2)) {  // double pushes at d = 0: phase C
-            const Square t2 = square_at(to_index(t) + up);
-            if (!(occ_rest & square_bb(t2))) pull_sorted(j, t2, ~square_bb(t));
-          }
-          continue;
-        }
-        Bitboard targets = piece_attacks(pt, f, occ_rest) & ~occ_rest;
-        while (targets) {
-          const Square t = pop_lsb(targets);
-          pull_sorted(j, t, ~between_bb(f, t));
-        }
-      }
-      // The last man: the row stays, the bit moves. Piece moves are symmetric (f reaches t iff
-      // t reaches f with the same other men), so the sources' bits are dilated by the moves.
-      if (last_mine && !geo.last_grouped()) {
-        const std::uint64_t fw = l.fw[row];
-        const std::uint64_t fb = l.fb[row];
-        if (last_type == PieceType::Pawn) {
-          // Single push f -> f + up (f on ranks 2-7); double push from the second rank.
-          const Bitboard ok = geo.row_squares() & ~occ_rest;
-          const Bitboard mid_free = mover == Color::White ? ~(occ_rest >> 8) : ~(occ_rest << 8);
-          auto back = [&](std::uint64_t m) {
-            Bitboard r = mover == Color::White ? m >> 8 : m << 8;
-            if (l.d != 0) r |= (mover == Color::White ? (m & rank4) >> 16 : (m & rank4) << 16) & mid_free;
-            return r & ok;
-          };
-          cw |= back(fw);
-          cb |= back(fb);
-        } else {
-          auto dilate = [&](std::uint64_t m) {
-            Bitboard r = 0;
-            while (m) r |= piece_attacks(last_type, pop_lsb(m), occ_rest);
-            return r & ~occ_rest;
-          };
-          cw |= dilate(fw);
-          cb |= dilate(fb);
-        }
-      }
-    }
-    for (int x = 0; x < 2; ++x) {
-      std::uint64_t upd = (x == 0 ? cw & open_w : cb & open_b) >> base;
-      std::uint8_t* q = (x == 0 ? l.pw : l.pb) + off;
-      while (upd) {
-        const int k = std::countr_zero(upd);
-        upd &= upd - 1;
-#ifndef NDEBUG
-        TableIndex::Squares qs = sq;
-        qs[static_cast<std::size_t>(last)] = square_at(k + base);
-        assert(has_edge_to_level(l, qs, x == 0));
-#endif
-        q[k] = next;
-      }
+  // The mover's king moves from this slot, with the slot and symmetry of the new pair.
+  struct KingMove {
+    Square t;
+    internal::KingPair kp;
+  };
+  std::array<KingMove, 8> kmoves{};
+  int nk = 0;
+  {
+    const Square kf = geo.slot_king(slot, mover);
+    const Square ko = geo.slot_king(slot, ~mover);
+    for (Bitboard b = king_attacks(kf) & ~king_attacks(ko); b;) {
+      const Square t = pop_lsb(b);
+      const internal::KingPair& kp = mover == Color::White ? geo.king_pair(t, ko) : geo.king_pair(ko, t);
+      if (kp.diag && !diag_pull) continue;              // phase C
+      if (kp.g != 0 && geo.last_grouped()) continue;     // phase C
+      kmoves[static_cast<std::size_t>(nk++)] = {t, kp};
     }
   }
+  internal::RowCursor cur(geo, slot);
+  for (std::uint64_t row = first; row < first + rps; ++row, cur.next()) {
+    std::uint64_t* fr = fn + 2 * row;
+    Bitboard occ_rest = 0;
+    if (!cur.valid(occ_rest)) {
+      fr[0] = fr[1] = 0;
+      continue;
+    }
+    const TableIndex::Squares& sq = cur.squares();
+    const std::uint64_t off = row * static_cast<std::uint64_t>(len);
+    std::uint64_t eq_w;
+    std::uint64_t eq_b;
+    std::uint64_t open_w;
+    std::uint64_t open_b;
+    row_masks(l.pw + off, len, next, eq_w, open_w);
+    row_masks(l.pb + off, len, next, eq_b, open_b);
+    eq_w <<= base;
+    eq_b <<= base;
+    open_w = l.f->any_w ? open_w << base : 0;
+    open_b = l.f->any_b ? open_b << base : 0;
+    if (open_w | open_b) {
+      std::uint64_t cw = 0;
+      std::uint64_t cb = 0;
+      // P's image with squares a (slots < last, canonical king pair pslot), seen from Q's frame
+      // through g (bit l of Q is bit g(l) of the image); keep: Q's entries the move allows.
+      // With `mirrored`, the image is the mirror in the diagonal of g's image.
+      auto pull_image = [&](int pslot, int g, bool mirrored, TableIndex::Squares& a, Bitboard keep) {
+        geo.sort_rest_groups(a);
+        const std::uint64_t src = geo.row_of(pslot, a);
+        std::uint64_t mw = f[2 * src];
+        std::uint64_t mb = f[2 * src + 1];
+        if (mirrored) {
+          mw = internal::mirror_diagonal(mw);
+          mb = internal::mirror_diagonal(mb);
+        }
+        cw |= internal::symmetry_preimage(g, mw) & keep;
+        cb |= internal::symmetry_preimage(g, mb) & keep;
+      };
+      // Both images of P when its kings are on the diagonal (pdiag), else the one.
+      auto pull_p = [&](int pslot, int g, const TableIndex::Squares& ts, bool pdiag, Bitboard keep) {
+        TableIndex::Squares a = ts;
+        for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = apply_symmetry(g, ts[static_cast<std::size_t>(j)]);
+        pull_image(pslot, g, false, a, keep);
+        if (!pdiag) return;
+        for (int j = 2; j < last; ++j) {
+          a[static_cast<std::size_t>(j)] = flip_diagonal(apply_symmetry(g, ts[static_cast<std::size_t>(j)]));
+        }
+        pull_image(pslot, g, true, a, keep);
+      };
+      for (int k = 0; k < nk; ++k) {
+        const KingMove& km = kmoves[static_cast<std::size_t>(k)];
+        if (occ_rest & square_bb(km.t)) continue;
+        if (km.kp.g == 0 && !km.kp.diag) {
+          const std::uint64_t src = static_cast<std::uint64_t>(km.kp.slot) * rps + (row - first);
+          cw |= f[2 * src];
+          cb |= f[2 * src + 1];
+        } else {
+          pull_p(km.kp.slot, km.kp.g, sq, km.kp.diag, ~Bitboard{0});
+        }
+      }
+      if (!diag || diag_pull) {
+        // Men other than the kings and the last man: the row changes, the bit does not. The
+        // last man must not stand on the path (between f and t).
+        auto pull_move = [&](int j, Square t, Bitboard keep) {
+          if (!diag && !geo.in_rest_group(j)) {
+            const std::uint64_t src =
+                row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo.row_stride(j);
+            cw |= f[2 * src] & keep;
+            cb |= f[2 * src + 1] & keep;
+            return;
+          }
+          TableIndex::Squares ts = sq;
+          ts[static_cast<std::size_t>(j)] = t;
+          pull_p(slot, 0, ts, diag, keep);
+        };
+        for (int j = 2; j < last; ++j) {
+          const Piece p = geo.piece(j);
+          if (color_of(p) != mover) continue;
+          if (geo.last_grouped() && p == geo.piece(last)) continue;  // phase C
+          const Square fs = sq[static_cast<std::size_t>(j)];
+          const PieceType pt = type_of(p);
+          if (pt == PieceType::Pawn) {
+            const Square t = square_at(to_index(fs) + up);
+            if ((occ_rest | promo_rank) & square_bb(t)) continue;
+            pull_move(j, t, ~Bitboard{0});
+            if (l.d != 0 && (square_bb(fs) & rank2)) {  // double pushes at d = 0: phase C
+              const Square t2 = square_at(to_index(t) + up);
+              if (!(occ_rest & square_bb(t2))) pull_move(j, t2, ~square_bb(t));
+            }
+            continue;
+          }
+          for (Bitboard targets = internal::attacks_of(pt, fs, occ_rest) & ~occ_rest; targets;) {
+            const Square t = pop_lsb(targets);
+            pull_move(j, t, ~internal::between(fs, t));
+          }
+        }
+        // The last man: the row stays, the bit moves. Piece moves are symmetric (f reaches t iff
+        // t reaches f with the same other men), so the sources' bits are dilated by the moves.
+        if (last_mine && !geo.last_grouped()) {
+          std::uint64_t fw = f[2 * row];
+          std::uint64_t fb = f[2 * row + 1];
+          if (diag) {
+            TableIndex::Squares a = sq;
+            for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
+            geo.sort_rest_groups(a);
+            const std::uint64_t src = geo.row_of(slot, a);
+            fw |= internal::mirror_diagonal(f[2 * src]);
+            fb |= internal::mirror_diagonal(f[2 * src + 1]);
+          }
+          if (last_type == PieceType::Pawn) {
+            // Single push f -> f + up (f on ranks 2-7); double push from the second rank.
+            const Bitboard ok = geo.row_squares() & ~occ_rest;
+            const Bitboard mid_free = mover == Color::White ? ~(occ_rest >> 8) : ~(occ_rest << 8);
+            auto back = [&](std::uint64_t m) {
+              Bitboard r = mover == Color::White ? m >> 8 : m << 8;
+              if (l.d != 0) r |= (mover == Color::White ? (m & rank4) >> 16 : (m & rank4) << 16) & mid_free;
+              return r & ok;
+            };
+            cw |= back(fw);
+            cb |= back(fb);
+          } else {
+            auto dilate = [&](std::uint64_t m) {
+              Bitboard r = 0;
+              while (m) r |= internal::attacks_of(last_type, pop_lsb(m), occ_rest);
+              return r & ~occ_rest;
+            };
+            cw |= dilate(fw);
+            cb |= dilate(fb);
+          }
+        }
+      }
+      const std::uint64_t upd_w = cw & open_w;
+      const std::uint64_t upd_b = cb & open_b;
+      for (int x = 0; x < 2; ++x) {
+        std::uint64_t upd = (x == 0 ? upd_w : upd_b) >> base;
+        std::uint8_t* q = (x == 0 ? l.pw : l.pb) + off;
+        while (upd) {
+          const int k = std::countr_zero(upd);
+          upd &= upd - 1;
+#ifndef NDEBUG
+          TableIndex::Squares qs = sq;
+          qs[static_cast<std::size_t>(last)] = square_at(k + base);
+          assert(has_edge_to_level(l, qs, x == 0));
+#endif
+          q[k] = next;
+        }
+      }
+      eq_w |= upd_w;
+      eq_b |= upd_b;
+    }
+    fr[0] = eq_w;
+    fr[1] = eq_b;
+    out.entries += static_cast<std::uint64_t>(std::popcount(eq_w | eq_b));
+    out.any_w |= eq_w != 0;
+    out.any_b |= eq_b != 0;
+  }
+  return out;
 }
 
-// Phase C over the entries of one kk slot (atomic stores; runs after phase B).
-void push_slot(const Level& l, int slot, PushMode mode) {
+// Phase C over the entries of one kk slot (atomic stores; runs after phase B). Returns the
+// number of entries stored.
+std::uint64_t push_slot(const Level& l, int slot, PushMode mode) {
   const std::uint64_t s0 = l.idx.stride(0);
   const auto d = static_cast<std::uint8_t>(l.d);
+  std::uint64_t stored = 0;
   TableIndex::Squares sq{};
   for (std::uint64_t i = static_cast<std::uint64_t>(slot) * s0; i < static_cast<std::uint64_t>(slot + 1) * s0; ++i) {
     const bool ew = l.cw[i] == d;
@@ -972,8 +1105,9 @@ void push_slot(const Level& l, int slot, PushMode mode) {
     const bool ok = l.idx.decode(i, sq);
     assert(ok);
     (void)ok;
-    push_entry(l, i, sq, ew, eb, mode);
+    stored += push_entry(l, i, sq, ew, eb, mode);
   }
+  return stored;
 }
 
 }  // namespace
@@ -1111,44 +1245,67 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
   }
   report("init", 1.0);
 
-  // Phase 2: level-by-level expansion (see "Phase 2 (solve)" above).
-  std::vector<std::uint64_t> fw;
-  std::vector<std::uint64_t> fb;
+  // Phase 2: level-by-level expansion (see "Phase 2 (solve)" above). frontier[s][d & 1]: the
+  // frontier of side s at level d (written during level d - 1 by the other side's pull).
+  std::array<std::array<Frontier, 2>, 2> frontier;
+  auto arrays_of = [&](Color s, Color x) { return out.arrays[static_cast<std::size_t>(array_of(s, x))].data(); };
   if (geo.has_rows()) {
     try {
-      fw.resize(geo.rows());
-      fb.resize(geo.rows());
+      for (auto& fs : frontier)
+        for (Frontier& fr : fs) fr.f.resize(2 * geo.rows());
     } catch (const std::bad_alloc&) {
       return make_error(ErrorCode::OutOfMemory, m.key() + ": cannot allocate the frontier masks");
     }
+    for (Color s : {Color::White, Color::Black})
+      scan_frontier(geo, arrays_of(s, Color::White), arrays_of(s, Color::Black), 0, frontier[static_cast<std::size_t>(to_index(s))][0]);
   }
   for (int d = 0; d < DthmCode::kMaxDthm; ++d) {
+    const auto cur = static_cast<std::size_t>(d & 1);
+    const auto nxt = cur ^ 1;
     std::uint64_t expanded = 0;
     for (Color s : {Color::White, Color::Black}) {
-      Level l{idx,
-              geo,
-              d,
-              s,
-              out.arrays[static_cast<std::size_t>(array_of(s, Color::White))].data(),
-              out.arrays[static_cast<std::size_t>(array_of(s, Color::Black))].data(),
-              out.arrays[static_cast<std::size_t>(array_of(~s, Color::White))].data(),
-              out.arrays[static_cast<std::size_t>(array_of(~s, Color::Black))].data()};
+      Level l{idx, geo, d, s, arrays_of(s, Color::White), arrays_of(s, Color::Black), arrays_of(~s, Color::White),
+              arrays_of(~s, Color::Black)};
       if (geo.has_rows()) {
-        expanded += frontier(l, fw, fb);
-        if (!l.any_w && !l.any_b) continue;
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int slot = 0; slot < geo.slots(); ++slot) pull_slot(l, slot);
+        l.f = &frontier[static_cast<std::size_t>(to_index(s))][cur];
+        l.f_next = &frontier[static_cast<std::size_t>(to_index(~s))][nxt];
+        expanded += l.f->entries;
+        if (!l.f->any_w && !l.f->any_b) {
+          scan_frontier(geo, l.pw, l.pb, d + 1, *l.f_next);
+          continue;
+        }
+        std::uint64_t entries = 0;
+        bool any_w = false;
+        bool any_b = false;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : entries) reduction(|| : any_w, any_b)
+        for (int slot = 0; slot < geo.slots(); ++slot) {
+          const PullCount c = pull_slot(l, slot);
+          entries += c.entries;
+          any_w = any_w || c.any_w;
+          any_b = any_b || c.any_b;
+        }
+        l.f_next->entries = entries;
+        l.f_next->any_w = any_w;
+        l.f_next->any_b = any_b;
       } else {
         for (std::uint64_t i = 0; i < n; ++i) expanded += (l.cw[i] == d || l.cb[i] == d) ? 1 : 0;
       }
+      // Phase C: the pushed edges, and their entries added to the next frontier.
       const bool special = geo.last_grouped() || (idx.has_pawns() && d == 0);
-#pragma omp parallel for schedule(dynamic, 1)
+      std::uint64_t stored = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : stored)
       for (int slot = 0; slot < geo.slots(); ++slot) {
-        if (!geo.has_rows() || geo.slot_diag(slot)) {
-          push_slot(l, slot, PushMode::kAll);
+        if (!geo.has_rows() || (geo.slot_diag(slot) && !l.diag_in_pull())) {
+          stored += push_slot(l, slot, PushMode::kAll);
         } else if (special) {
-          push_slot(l, slot, PushMode::kSpecial);
+          stored += push_slot(l, slot, PushMode::kSpecial);
         }
+      }
+      if (stored && l.f_next) {
+        // Only zero matters for the count (an entry stored for both targets counts twice), and
+        // the flags only let the pull skip work.
+        l.f_next->entries += stored;
+        l.f_next->any_w = l.f_next->any_b = true;
       }
 #ifndef NDEBUG
 #pragma omp parallel for schedule(dynamic, 1)
