@@ -157,14 +157,6 @@ class RowGeometry {
       r += static_cast<std::uint64_t>(to_index(sq[static_cast<std::size_t>(j)]) - field_base(j)) * row_stride(j);
     return r;
   }
-  // Index of the placement sq (all slots; canonical king pair `slot`, identical men sorted).
-  std::uint64_t index_of(int slot, const TableIndex::Squares& sq) const {
-    if (!has_rows()) return static_cast<std::uint64_t>(slot);
-    return row_of(slot, sq) * static_cast<std::uint64_t>(row_len_) +
-           static_cast<std::uint64_t>(to_index(sq[static_cast<std::size_t>(last())]) - row_base_);
-  }
-  // Whether any two men are identical.
-  bool has_groups() const { return !order_groups_.empty() || last_grouped_; }
   // Sorts the men of each rest group into increasing square order (insertion sort: 2-3 men).
   void sort_rest_groups(TableIndex::Squares& sq) const {
     for (const auto& [a, b] : rest_groups_)

@@ -217,7 +217,8 @@ class Exits {
 
   // Relaxes best_w/best_b with 1 + the values of the position after an exit (after: squares of
   // the parent's slots after the move; the captured slot is ignored), `us` having moved.
-  static void relax(const SubMap& sm, const TableIndex::Squares& after, int men, Color us, int& best_w, int& best_b) {
+  static void relax(const SubMap& sm, const TableIndex::Squares& after, int men, Color us, std::uint8_t& best_w,
+                    std::uint8_t& best_b) {
     TableIndex::Squares ss{};
     for (int j = 0; j < men; ++j) {
       const int k = sm.slot[static_cast<std::size_t>(j)];
@@ -233,8 +234,8 @@ class Exits {
     const int ab = sm.swapped ? array_of(us, Color::White) : array_of(them, Color::Black);
     const std::uint8_t vw = sm.table->arrays[static_cast<std::size_t>(aw)][i];
     const std::uint8_t vb = sm.table->arrays[static_cast<std::size_t>(ab)][i];
-    if (vw <= DthmCode::kMaxDthm) best_w = std::min(best_w, vw + 1);
-    if (vb <= DthmCode::kMaxDthm) best_b = std::min(best_b, vb + 1);
+    if (vw <= DthmCode::kMaxDthm) best_w = std::min(best_w, static_cast<std::uint8_t>(vw + 1));
+    if (vb <= DthmCode::kMaxDthm) best_b = std::min(best_b, static_cast<std::uint8_t>(vb + 1));
   }
 
  private:
@@ -309,8 +310,8 @@ class InitRow {
     return false;
   }
 
-  // Codes of one row (len bytes at ow, ob); max_seed gets the largest exit value.
-  void run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& max_seed);
+  // Codes of the cursor's row (len bytes at ow, ob); max_seed gets the largest exit value.
+  void run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, int& max_seed);
 
  private:
   // Exit for the entries in mask: `apply` puts the move into a copy of the squares (last man on
@@ -334,22 +335,25 @@ class InitRow {
   Piece last_piece_;
   bool last_ours_;
   TableIndex::Squares sq_{};
-  std::array<int, 64> best_w_{};
-  std::array<int, 64> best_b_{};
+  // Codes by square of the last man (kInvalid, kUnknown, or the best exit so far).
+  std::array<std::uint8_t, 64> best_w_{};
+  std::array<std::uint8_t, 64> best_b_{};
 };
 
-void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& max_seed) {
+void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, int& max_seed) {
   const internal::RowGeometry& geo = c_.geo;
   const TableIndex& idx = c_.idx;
   const int len = geo.row_len();
   const int base = geo.row_base();
   const Color them = ~us_;
   Bitboard occ = 0;
-  if (!geo.decode_row(row, sq_, occ)) {
+  if (!cur.valid(occ)) {
     std::memset(ow, kInvalid, static_cast<std::size_t>(len));
     std::memset(ob, kInvalid, static_cast<std::size_t>(len));
     return;
   }
+  sq_ = cur.squares();
+  const std::uint64_t row = cur.row();
   const auto slot = static_cast<int>(row / geo.rows_per_slot());
   const std::uint64_t first = row * static_cast<std::uint64_t>(len);
   Bitboard valid = geo.row_squares() & ~occ;
@@ -413,6 +417,8 @@ void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& ma
       }
     }
   }
+  best_w_.fill(kInvalid);
+  best_b_.fill(kInvalid);
   for (Bitboard b = fast & ~slow; b;) {
     const auto k = static_cast<std::size_t>(to_index(pop_lsb(b)));
     best_w_[k] = best_b_[k] = kUnknown;
@@ -495,8 +501,8 @@ void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& ma
       const bool promo = lt == PieceType::Pawn && (square_bb(sv) & last_rank);
       for (int x = 0; x < (promo ? 4 : 1); ++x) {
         const SubMap& sm = exits.map(v, promo ? last_ : -1, x);
-        int bw = kUnknown;
-        int bb = kUnknown;
+        std::uint8_t bw = kUnknown;
+        std::uint8_t bb = kUnknown;
         Exits::relax(sm, a, geo.men(), us_, bw, bb);
         for (Bitboard b = mask; b;) {
           const auto k = static_cast<std::size_t>(to_index(pop_lsb(b)));
@@ -536,39 +542,36 @@ void InitRow::run(std::uint64_t row, std::uint8_t* ow, std::uint8_t* ob, int& ma
     }
   }
 
-  // Write the row.
-  for (int k = 0; k < len; ++k) {
-    const Square l = square_at(k + base);
-    const Bitboard b = square_bb(l);
-    std::uint8_t w;
-    std::uint8_t bl;
-    if (!(legal & b)) {
-      w = bl = kInvalid;
-    } else if (slow & b) {
-      TableIndex::Squares q = sq_;
-      q[static_cast<std::size_t>(last_)] = l;
-      init_entry(idx, c_.subtables, q, us_, w, bl);
-    } else {
-      w = static_cast<std::uint8_t>(best_w_[static_cast<std::size_t>(to_index(l))]);
-      bl = static_cast<std::uint8_t>(best_b_[static_cast<std::size_t>(to_index(l))]);
-    }
-#ifndef NDEBUG
-    if (valid & b) {
-      TableIndex::Squares q = sq_;
-      q[static_cast<std::size_t>(last_)] = l;
-      std::uint8_t ew;
-      std::uint8_t eb;
-      init_entry(idx, c_.subtables, q, us_, ew, eb);
-      assert(ew == w && eb == bl);
-    }
-#endif
-    if (w != kInvalid) {
-      if (w <= DthmCode::kMaxDthm) max_seed = std::max<int>(max_seed, w);
-      if (bl <= DthmCode::kMaxDthm) max_seed = std::max<int>(max_seed, bl);
-    }
-    ow[k] = w;
-    ob[k] = bl;
+  // Write the row: the codes by square (kInvalid where not legal), then the per-entry entries.
+  std::memcpy(ow, best_w_.data() + base, static_cast<std::size_t>(len));
+  std::memcpy(ob, best_b_.data() + base, static_cast<std::size_t>(len));
+  std::uint8_t seed = 0;
+  for (std::size_t k = 0; k < 64; ++k) {
+    if (best_w_[k] <= DthmCode::kMaxDthm) seed = std::max(seed, best_w_[k]);
+    if (best_b_[k] <= DthmCode::kMaxDthm) seed = std::max(seed, best_b_[k]);
   }
+  max_seed = std::max<int>(max_seed, seed);
+  for (Bitboard b = slow; b;) {
+    const Square l = pop_lsb(b);
+    const auto k = static_cast<std::size_t>(to_index(l) - base);
+    TableIndex::Squares q = sq_;
+    q[static_cast<std::size_t>(last_)] = l;
+    init_entry(idx, c_.subtables, q, us_, ow[k], ob[k]);
+    for (const std::uint8_t v : {ow[k], ob[k]})
+      if (v <= DthmCode::kMaxDthm) max_seed = std::max<int>(max_seed, v);
+  }
+#ifndef NDEBUG
+  for (Bitboard b = valid; b;) {
+    const Square l = pop_lsb(b);
+    const auto k = static_cast<std::size_t>(to_index(l) - base);
+    TableIndex::Squares q = sq_;
+    q[static_cast<std::size_t>(last_)] = l;
+    std::uint8_t ew;
+    std::uint8_t eb;
+    init_entry(idx, c_.subtables, q, us_, ew, eb);
+    assert(ew == ow[k] && eb == ob[k]);
+  }
+#endif
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -710,16 +713,6 @@ std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squa
   // men, so every un-move needs a full encode there.
   const bool diag_kings =
       !idx.has_pawns() && file_index(sq[0]) == rank_index(sq[0]) && file_index(sq[1]) == rank_index(sq[1]);
-  // There Q's index is the smaller of its raw index and that of its mirror image in the
-  // diagonal; both move by (from - to) * stride from P's (i, the raw index of the canonical P,
-  // and flip_i), so no encode() is needed for a man without a twin (encode() was 13% of
-  // generation time on KRBvKR, for the 4.5% of positions in these slots).
-  std::uint64_t flip_i = 0;
-  if (diag_kings && !geo.has_groups()) {
-    TableIndex::Squares f = sq;
-    for (int j = 2; j < idx.men(); ++j) f[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
-    flip_i = geo.index_of(static_cast<int>(i / idx.stride(0)), f);
-  }
   for (int j = 0; j < idx.men(); ++j) {
     const Piece p = geo.piece(j);
     if (color_of(p) != mover) continue;
@@ -805,17 +798,9 @@ std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squa
       // Fast path: P is canonical, so moving a man that is alone of its kind changes only its
       // own field (kings fixed, so the symmetry stays the identity): the index moves by
       // (from - to) * stride.
-      std::uint64_t qi;
-      if (pt == PieceType::King || geo.grouped(j) || (diag_kings && geo.has_groups())) {
-        qi = idx.encode(q);
-      } else {
-        qi = i + static_cast<std::uint64_t>(to_index(from) - to_index(to)) * idx.stride(j);
-        if (diag_kings) {
-          const std::uint64_t fq =
-              flip_i + static_cast<std::uint64_t>(to_index(flip_diagonal(from)) - to_index(flip_diagonal(to))) * idx.stride(j);
-          qi = std::min(qi, fq);
-        }
-      }
+      const std::uint64_t qi = (pt != PieceType::King && !geo.grouped(j) && !diag_kings)
+                                   ? i + static_cast<std::uint64_t>(to_index(from) - to_index(to)) * idx.stride(j)
+                                   : idx.encode(q);
       assert(qi == idx.encode(q));
       if (mode == PushMode::kCheck) {
         (void)qi;
@@ -1233,9 +1218,9 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
 #pragma omp parallel for schedule(dynamic, 1) reduction(max : max_seed)
     for (int slot = 0; slot < geo.slots(); ++slot) {
       InitRow r(ictx, stm);
-      const std::uint64_t first = static_cast<std::uint64_t>(slot) * geo.rows_per_slot();
-      for (std::uint64_t row = first; row < first + geo.rows_per_slot(); ++row) {
-        r.run(row, to_w + row * len, to_b + row * len, max_seed);
+      internal::RowCursor cur(geo, slot);
+      for (std::uint64_t k = 0; k < geo.rows_per_slot(); ++k, cur.next()) {
+        r.run(cur, to_w + cur.row() * len, to_b + cur.row() * len, max_seed);
       }
       const std::uint64_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
       if (omp_get_thread_num() == 0 && (d & 15) == 0) {
