@@ -1278,8 +1278,11 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
       // Phase C: the pushed edges, and their entries added to the next frontier.
       const bool special = geo.last_grouped() || (idx.has_pawns() && d == 0);
       std::uint64_t stored = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : stored)
-      for (int slot = 0; slot < geo.slots(); ++slot) {
+      // Without special cases there is nothing to push (no parallel region: each costs a barrier,
+      // which is dear on a loaded machine).
+      const bool any_push = !geo.has_rows() || special;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : stored) if (any_push)
+      for (int slot = 0; slot < (any_push ? geo.slots() : 0); ++slot) {
         if (!geo.has_rows() || (geo.slot_diag(slot) && !l.diag_in_pull())) {
           stored += push_slot(l, slot, PushMode::kAll);
         } else if (special) {
@@ -1300,9 +1303,12 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
     report("solve", std::min(1.0, static_cast<double>(d + 1) / 64.0));
     if (expanded == 0 && d >= max_seed) break;
   }
-  for (auto& a : out.arrays)
-    for (auto& v : a)
-      if (v == kUnknown) v = kNone;
+  for (auto& a : out.arrays) {
+    std::uint8_t* p = a.data();
+#pragma omp parallel for schedule(static)
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (p[i] == kUnknown) p[i] = kNone;
+  }
   report("solve", 1.0);
   return out;
 }
