@@ -125,6 +125,8 @@ class RowGeometry {
   bool last_grouped() const { return last_grouped_; }
   // Groups of identical men among slots 2..last()-1 that do not contain the last man.
   const std::vector<std::pair<int, int>>& rest_groups() const { return rest_groups_; }
+  // All groups of identical men, [first, end) slot ranges.
+  const std::vector<std::pair<int, int>>& groups() const { return groups_; }
   // Whether man j shares its kind with another man.
   bool grouped(int j) const { return grouped_[static_cast<std::size_t>(j)]; }
   // Whether man j (2 <= j < last()) is in one of rest_groups().
@@ -189,6 +191,7 @@ class RowGeometry {
   std::array<bool, kMaxTableMen> in_rest_group_{};
   std::array<bool, kMaxTableMen> grouped_{};
   std::vector<std::pair<int, int>> order_groups_;  // all groups, clipped to slots < last()
+  std::vector<std::pair<int, int>> groups_;
   std::array<std::array<KingPair, 64>, 64> pairs_{};
   std::vector<std::array<Square, 2>> kings_;
   std::vector<std::uint8_t> slot_kind_;
@@ -250,6 +253,7 @@ inline RowGeometry::RowGeometry(const TableIndex& idx) : men_(idx.men()), pawns_
     int k = j;
     while (k < men_ && pieces_[static_cast<std::size_t>(k)] == pieces_[static_cast<std::size_t>(j)]) ++k;
     if (k - j > 1) {
+      groups_.emplace_back(j, k);
       for (int m = j; m < k; ++m) grouped_[static_cast<std::size_t>(m)] = true;
       order_groups_.emplace_back(j, std::min(k, last()));
       if (k < men_) {

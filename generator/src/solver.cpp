@@ -162,6 +162,7 @@ void init_entry(const TableIndex& idx, const TableSet& subtables, const TableInd
 // canonical orientation is the colour-swapped one (TableSet::value, done once per exit kind).
 struct SubMap {
   const LoadedTable* table = nullptr;
+  const internal::RowGeometry* geo = nullptr;  // the subtable's king pairs and groups
   bool swapped = false;
   std::array<int, kMaxTableMen> slot{};  // sub slot of each man of the parent (-1: captured)
 };
@@ -193,6 +194,13 @@ class Exits {
           sm.swapped = !sub.is_canonical();
           sm.table = subtables.find(sm.swapped ? sub.swapped() : sub);
           DEADPOS_CHECK(sm.table != nullptr);
+          for (std::size_t g = 0; g < geos_.size() && !sm.geo; ++g)
+            if (geo_tables_[g] == sm.table) sm.geo = geos_[g].get();
+          if (!sm.geo) {
+            geos_.push_back(std::make_unique<internal::RowGeometry>(sm.table->index));
+            geo_tables_.push_back(sm.table);
+            sm.geo = geos_.back().get();
+          }
           const TableIndex& si = sm.table->index;
           std::array<bool, kMaxTableMen> used{};
           for (int j = 0; j < men_; ++j) {
@@ -244,6 +252,8 @@ class Exits {
   }
   int men_;
   std::array<SubMap, (kMaxTableMen + 1) * (kMaxTableMen + 1) * 4> maps_{};
+  std::vector<std::unique_ptr<internal::RowGeometry>> geos_;  // one per subtable
+  std::vector<const LoadedTable*> geo_tables_;
 };
 
 struct InitCtx {
@@ -326,6 +336,66 @@ class InitRow {
       apply(after, [&](const SubMap& sm, const TableIndex::Squares& a) {
         Exits::relax(sm, a, c_.geo.men(), us_, best_w_[k], best_b_[k]);
       });
+    }
+  }
+
+  // Exit for the entries in mask whose position after differs along the row only in the square
+  // of man u, which stands on the last man's square l (u is the last man, or the man that took
+  // it); `after` holds the other men's squares after the move. The subtable index is then
+  // base + field(h(l)) * stride, h = the colour swap's flip and the symmetry of the (fixed) king
+  // pair: no encode() per entry, and consecutive entries of the row read nearby subtable bytes
+  // (encode() and its cache misses were 40% of the init pass of KRPvKR).
+  void exits_along(Bitboard mask, const SubMap& sm, TableIndex::Squares after, int u) {
+    const internal::RowGeometry& sg = *sm.geo;
+    const TableIndex& si = sm.table->index;
+    const int su = sm.slot[static_cast<std::size_t>(u)];
+    TableIndex::Squares ss{};
+    for (int j = 0; j < c_.geo.men(); ++j) {
+      const int k = sm.slot[static_cast<std::size_t>(j)];
+      if (k < 0 || j == u) continue;
+      const Square s = after[static_cast<std::size_t>(j)];
+      ss[static_cast<std::size_t>(k)] = sm.swapped ? flip_vertical(s) : s;
+    }
+    const internal::KingPair& kp = sg.king_pair(ss[0], ss[1]);
+    if (kp.diag || sg.grouped(su)) {
+      exits_on(mask, [&](TableIndex::Squares& a, auto&& relax) {
+        TableIndex::Squares b = after;
+        b[static_cast<std::size_t>(u)] = a[static_cast<std::size_t>(last_)];
+        relax(sm, b);
+      });
+      return;
+    }
+    TableIndex::Squares t{};
+    for (int k = 2; k < si.men(); ++k)
+      if (k != su) t[static_cast<std::size_t>(k)] = apply_symmetry(kp.g, ss[static_cast<std::size_t>(k)]);
+    for (const auto& [a, b] : sg.groups())  // identical men in increasing square order
+      for (int j = a + 1; j < b; ++j)
+        for (int k = j; k > a && t[static_cast<std::size_t>(k - 1)] > t[static_cast<std::size_t>(k)]; --k)
+          std::swap(t[static_cast<std::size_t>(k - 1)], t[static_cast<std::size_t>(k)]);
+    std::uint64_t base = static_cast<std::uint64_t>(kp.slot) * si.stride(0);
+    for (int k = 2; k < si.men(); ++k)
+      if (k != su) base += static_cast<std::uint64_t>(to_index(t[static_cast<std::size_t>(k)]) - sg.field_base(k)) * si.stride(k);
+    const std::uint64_t stride = si.stride(su);
+    const int fb = sg.field_base(su);
+    const Color them = ~us_;
+    const std::uint8_t* aw =
+        sm.table->arrays[static_cast<std::size_t>(sm.swapped ? array_of(us_, Color::Black) : array_of(them, Color::White))].data();
+    const std::uint8_t* ab =
+        sm.table->arrays[static_cast<std::size_t>(sm.swapped ? array_of(us_, Color::White) : array_of(them, Color::Black))].data();
+    while (mask) {
+      const Square l = pop_lsb(mask);
+      const Square h = apply_symmetry(kp.g, sm.swapped ? flip_vertical(l) : l);
+      const std::uint64_t i = base + static_cast<std::uint64_t>(to_index(h) - fb) * stride;
+#ifndef NDEBUG
+      TableIndex::Squares e = ss;
+      e[static_cast<std::size_t>(su)] = sm.swapped ? flip_vertical(l) : l;
+      assert(i == si.encode(e));
+#endif
+      const auto k = static_cast<std::size_t>(to_index(l));
+      const std::uint8_t vw = aw[i];
+      const std::uint8_t vb = ab[i];
+      if (vw <= DthmCode::kMaxDthm) best_w_[k] = std::min(best_w_[k], static_cast<std::uint8_t>(vw + 1));
+      if (vb <= DthmCode::kMaxDthm) best_b_[k] = std::min(best_b_[k], static_cast<std::uint8_t>(vb + 1));
     }
   }
 
@@ -442,13 +512,9 @@ void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, 
         mask &= ~attacked_mask(king, them, occ ^ square_bb(sc), v, true);
       }
       const bool promo = ct == PieceType::Pawn && (square_bb(sv) & last_rank);
-      for (int x = 0; x < (promo ? 4 : 1); ++x) {
-        const SubMap& sm = exits.map(v, promo ? cj : -1, x);
-        exits_on(mask, [&](TableIndex::Squares& a, auto&& relax) {
-          a[static_cast<std::size_t>(cj)] = sv;
-          relax(sm, a);
-        });
-      }
+      TableIndex::Squares a = sq_;
+      a[static_cast<std::size_t>(cj)] = sv;
+      for (int x = 0; x < (promo ? 4 : 1); ++x) exits_along(mask, exits.map(v, promo ? cj : -1, x), a, last_);
     }
   }
   // (B) a man of slots < last takes the last man.
@@ -470,17 +536,15 @@ void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, 
       }
       const Bitboard promo_mask = ct == PieceType::Pawn ? last_rank : 0;
       const SubMap& sm = exits.map(last_, -1, 0);
-      exits_on(mask & ~promo_mask, [&](TableIndex::Squares& a, auto&& relax) {
-        a[static_cast<std::size_t>(cj)] = a[static_cast<std::size_t>(last_)];
-        relax(sm, a);
-      });
-      if (mask & promo_mask) {
-        for (int x = 0; x < 4; ++x) {
-          const SubMap& smp = exits.map(last_, cj, x);
-          exits_on(mask & promo_mask, [&](TableIndex::Squares& a, auto&& relax) {
-            a[static_cast<std::size_t>(cj)] = a[static_cast<std::size_t>(last_)];
-            relax(smp, a);
-          });
+      if (ct == PieceType::King) {  // the king pair changes along the row
+        exits_on(mask, [&](TableIndex::Squares& a, auto&& relax) {
+          a[static_cast<std::size_t>(cj)] = a[static_cast<std::size_t>(last_)];
+          relax(sm, a);
+        });
+      } else {
+        exits_along(mask & ~promo_mask, sm, sq_, cj);
+        if (mask & promo_mask) {
+          for (int x = 0; x < 4; ++x) exits_along(mask & promo_mask, exits.map(last_, cj, x), sq_, cj);
         }
       }
     }
@@ -521,13 +585,9 @@ void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, 
       const Square dest = square_at(to_index(sp) + up);
       if (occ & square_bb(dest)) continue;
       const Bitboard mask = ex & ~square_bb(dest) & ~attacked_mask(king, them, occ ^ square_bb(sp) ^ square_bb(dest), -1, true);
-      for (int x = 0; x < 4; ++x) {
-        const SubMap& sm = exits.map(-1, pj, x);
-        exits_on(mask, [&](TableIndex::Squares& a, auto&& relax) {
-          a[static_cast<std::size_t>(pj)] = dest;
-          relax(sm, a);
-        });
-      }
+      TableIndex::Squares a = sq_;
+      a[static_cast<std::size_t>(pj)] = dest;
+      for (int x = 0; x < 4; ++x) exits_along(mask, exits.map(-1, pj, x), a, last_);
     } else {
       for (Bitboard b = ex & rank7; b;) {
         const Square l = pop_lsb(b);
