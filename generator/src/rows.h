@@ -123,6 +123,8 @@ class RowGeometry {
   int field_base(int j) const { return field_base_[static_cast<std::size_t>(j)]; }
   // The last man shares its kind with the man before it (fields in increasing square order).
   bool last_grouped() const { return last_grouped_; }
+  // The last man has exactly one twin (slot last() - 1).
+  bool last_pair() const { return last_grouped_ && (last() < 4 || pieces_[static_cast<std::size_t>(last() - 2)] != pieces_[static_cast<std::size_t>(last())]); }
   // Groups of identical men among slots 2..last()-1 that do not contain the last man.
   const std::vector<std::pair<int, int>>& rest_groups() const { return rest_groups_; }
   // All groups of identical men, [first, end) slot ranges.

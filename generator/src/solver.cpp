@@ -646,13 +646,15 @@ void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, 
 //     the symmetries). With both kings of P on the a1-h8 diagonal, P has two raw images (itself
 //     and its mirror in the diagonal); the non-canonical one is a broken entry, never in the
 //     frontier, so OR-ing the masks of both images gives the canonical one's bit.
+//     When the last man has one identical twin, P's twins may come in either order along the
+//     row; transposed masks give the other order (Level::t).
 //     The same pass writes the frontier masks of side ~s for level d + 1 (the row is loaded
 //     anyway), so levels need no separate scan.
 //  C. push (the special cases, per entry, atomic stores): the edges the pull leaves out are
 //     generated from P by un-moves as before (design.md, "Solver"): double pushes into a
-//     checkmate (en passant, d = 0) and, when the last man has an identical twin, moves of that
-//     kind, king moves that need a symmetry, and all edges of P with both kings on the diagonal
-//     (the twins' order may change per entry).
+//     checkmate (en passant, d = 0) and, when the last man has two or more identical twins,
+//     moves of that kind, king moves that need a symmetry, and all edges of P with both kings
+//     on the diagonal (the order of the twins may change per entry).
 // The edges of B and C together are exactly the un-moves of the previous per-entry solver
 // (asserted level by level in debug builds: every update has an edge to level d, and every
 // predecessor of every level-d position ends at most at d + 1), so the values are the same.
@@ -702,6 +704,7 @@ inline void row_masks(const std::uint8_t* p, int len, std::uint8_t v, std::uint6
 
 // Frontier masks of one side for one level: f[2 * row] (DTHM of White == d), f[2 * row + 1]
 // (DTHM of Black == d), and what the termination test needs.
+//
 struct Frontier {
   std::vector<std::uint64_t> f;
   std::uint64_t entries = 0;  // entries with value d for either target
@@ -720,12 +723,20 @@ struct Level {
   std::uint8_t* pw;        // side ~s arrays (Q)
   std::uint8_t* pb;
   const Frontier* f = nullptr;  // side s, level d
+  // When the last man has one twin (slot a = last - 1, fields in increasing square order), the
+  // canonical entry of a placement with the twins on x < y is bit y of row (a = x). Where a pull
+  // meets the twins in the other order, it reads bit x of row (a = y) "transposed": t holds, at
+  // row (a = y), the mask of the x with bit y set in row (a = x) (64x64 bit transposes of the
+  // rows that differ only in field a, which are consecutive). Same layout as f.
+  const std::uint64_t* t = nullptr;
   Frontier* f_next = nullptr;   // side ~s, level d + 1 (written by the pull, patched by the push)
 
   Color mover() const { return ~s; }
   std::uint8_t next() const { return static_cast<std::uint8_t>(d + 1); }
-  // The last man's twin order, or both kings on the diagonal with twins, leave edges to phase C.
-  bool diag_in_pull() const { return !geo.last_grouped(); }
+  // Edges that the pull leaves to phase C: those of a last man with two or more twins (their
+  // order may change per entry).
+  bool pulled_twins() const { return !geo.last_grouped() || geo.last_pair(); }
+  bool diag_in_pull() const { return pulled_twins(); }
 };
 
 // Lowers a predecessor's value to v; true if it stored. Predecessors are legal, non-terminal
@@ -837,7 +848,7 @@ std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squa
       const bool double_push = (double_from & square_bb(from)) != 0;
       if (mode == PushMode::kSpecial && !(diag_kings && !l.diag_in_pull()) && !(double_push && l.d == 0)) {
         // Phase B covers this edge unless the last man's twin order may change (section C).
-        if (!geo.last_grouped()) continue;
+        if (l.pulled_twins()) continue;
         if (pt == PieceType::King) {
           // With Q's kings on the diagonal, Q's canonical frame may be the mirror image of q.
           const internal::KingPair& kq = geo.king_pair(q[0], q[1]);
@@ -899,6 +910,38 @@ bool has_edge_to_level(const Level& l, const TableIndex::Squares& q, bool white_
 }
 #endif
 
+// Transposes a 64x64 bit matrix: bit j of word i <-> bit i of word j.
+inline void transpose64(std::array<std::uint64_t, 64>& a) {
+  std::uint64_t m = 0x00000000FFFFFFFFULL;
+  for (int j = 32; j != 0; j >>= 1, m ^= (m << j)) {
+    for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+      const std::uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+      a[k] ^= t << j;
+      a[k | j] ^= t;
+    }
+  }
+}
+
+// The transposed masks of a twin table's frontier (Level::t).
+void transpose_frontier(const internal::RowGeometry& geo, const Frontier& fr, std::vector<std::uint64_t>& out) {
+  const int a = geo.last() - 1;
+  const int base = geo.field_base(a);
+  const int range = geo.field_range(a);
+  const auto groups = static_cast<std::int64_t>(geo.rows() / static_cast<std::uint64_t>(range));
+  const std::uint64_t* f = fr.f.data();
+  std::uint64_t* t = out.data();
+#pragma omp parallel for schedule(static, 256)
+  for (std::int64_t g = 0; g < groups; ++g) {
+    const std::uint64_t r0 = static_cast<std::uint64_t>(g) * static_cast<std::uint64_t>(range);
+    for (std::uint64_t x = 0; x < 2; ++x) {
+      std::array<std::uint64_t, 64> m{};
+      for (int k = 0; k < range; ++k) m[static_cast<std::size_t>(k + base)] = f[2 * (r0 + static_cast<std::uint64_t>(k)) + x];
+      transpose64(m);
+      for (int k = 0; k < range; ++k) t[2 * (r0 + static_cast<std::uint64_t>(k)) + x] = m[static_cast<std::size_t>(k + base)];
+    }
+  }
+}
+
 // Frontier masks of side s (arrays cw, cb) at level d by a scan of every row: level 0, and a
 // level whose pull was skipped (no frontier on the other side).
 void scan_frontier(const internal::RowGeometry& geo, const std::uint8_t* cw, const std::uint8_t* cb, int d,
@@ -946,6 +989,9 @@ PullCount pull_slot(const Level& l, int slot) {
     return out;
   }
   const std::uint64_t* f = l.f->f.data();
+  const std::uint64_t* tr = l.t;
+  const bool pair = geo.last_pair();
+  const auto ta = static_cast<std::size_t>(geo.last() - 1);  // the last man's twin, if pair
   const Color mover = l.mover();
   const int last = geo.last();
   const int len = geo.row_len();
@@ -972,8 +1018,8 @@ PullCount pull_slot(const Level& l, int slot) {
     for (Bitboard b = king_attacks(kf) & ~king_attacks(ko); b;) {
       const Square t = pop_lsb(b);
       const internal::KingPair& kp = mover == Color::White ? geo.king_pair(t, ko) : geo.king_pair(ko, t);
-      if (kp.diag && !diag_pull) continue;              // phase C
-      if (kp.g != 0 && geo.last_grouped()) continue;     // phase C
+      if (kp.diag && !diag_pull) continue;                       // phase C
+      if (kp.g != 0 && !l.pulled_twins()) continue;               // phase C
       kmoves[static_cast<std::size_t>(nk++)] = {t, kp};
     }
   }
@@ -1008,6 +1054,12 @@ PullCount pull_slot(const Level& l, int slot) {
         const std::uint64_t src = geo.row_of(pslot, a);
         std::uint64_t mw = f[2 * src];
         std::uint64_t mb = f[2 * src + 1];
+        if (pair) {
+          // The last man below its twin (on a[ta]): the transposed masks (Frontier::t).
+          const Bitboard below = square_bb(a[ta]) - 1;
+          mw = (mw & ~below) | (tr[2 * src] & below);
+          mb = (mb & ~below) | (tr[2 * src + 1] & below);
+        }
         if (mirrored) {
           mw = internal::mirror_diagonal(mw);
           mb = internal::mirror_diagonal(mb);
@@ -1041,7 +1093,7 @@ PullCount pull_slot(const Level& l, int slot) {
         // Men other than the kings and the last man: the row changes, the bit does not. The
         // last man must not stand on the path (between f and t).
         auto pull_move = [&](int j, Square t, Bitboard keep) {
-          if (!diag && !geo.in_rest_group(j)) {
+          if (!diag && !geo.in_rest_group(j) && !(pair && j == static_cast<int>(ta))) {
             const std::uint64_t src =
                 row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo.row_stride(j);
             cw |= f[2 * src] & keep;
@@ -1055,7 +1107,7 @@ PullCount pull_slot(const Level& l, int slot) {
         for (int j = 2; j < last; ++j) {
           const Piece p = geo.piece(j);
           if (color_of(p) != mover) continue;
-          if (geo.last_grouped() && p == geo.piece(last)) continue;  // phase C
+          if (!l.pulled_twins() && p == geo.piece(last)) continue;  // phase C
           const Square fs = sq[static_cast<std::size_t>(j)];
           const PieceType pt = type_of(p);
           if (pt == PieceType::Pawn) {
@@ -1075,16 +1127,35 @@ PullCount pull_slot(const Level& l, int slot) {
         }
         // The last man: the row stays, the bit moves. Piece moves are symmetric (f reaches t iff
         // t reaches f with the same other men), so the sources' bits are dilated by the moves.
-        if (last_mine && !geo.last_grouped()) {
-          std::uint64_t fw = f[2 * row];
-          std::uint64_t fb = f[2 * row + 1];
+        if (last_mine && l.pulled_twins()) {
+          // The sources' bits: P with the last man moved to t, canonical (both images on the
+          // diagonal; the twins in either order).
+          std::uint64_t fw = 0;
+          std::uint64_t fb = 0;
+          auto add_image = [&](TableIndex::Squares& a, bool mirrored) {
+            geo.sort_rest_groups(a);
+            const std::uint64_t src = geo.row_of(slot, a);
+            std::uint64_t mw = f[2 * src];
+            std::uint64_t mb = f[2 * src + 1];
+            if (pair) {
+              const Bitboard below = square_bb(a[ta]) - 1;
+              mw = (mw & ~below) | (tr[2 * src] & below);
+              mb = (mb & ~below) | (tr[2 * src + 1] & below);
+            }
+            fw |= mirrored ? internal::mirror_diagonal(mw) : mw;
+            fb |= mirrored ? internal::mirror_diagonal(mb) : mb;
+          };
+          if (!pair) {
+            fw = f[2 * row];
+            fb = f[2 * row + 1];
+          } else {
+            TableIndex::Squares a = sq;
+            add_image(a, false);
+          }
           if (diag) {
             TableIndex::Squares a = sq;
             for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
-            geo.sort_rest_groups(a);
-            const std::uint64_t src = geo.row_of(slot, a);
-            fw |= internal::mirror_diagonal(f[2 * src]);
-            fb |= internal::mirror_diagonal(f[2 * src + 1]);
+            add_image(a, true);
           }
           if (last_type == PieceType::Pawn) {
             // Single push f -> f + up (f on ranks 2-7); double push from the second rank.
@@ -1317,11 +1388,13 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
   // Phase 2: level-by-level expansion (see "Phase 2 (solve)" above). frontier[s][d & 1]: the
   // frontier of side s at level d (written during level d - 1 by the other side's pull).
   std::array<std::array<Frontier, 2>, 2> frontier;
+  std::vector<std::uint64_t> twins;  // Level::t
   auto arrays_of = [&](Color s, Color x) { return out.arrays[static_cast<std::size_t>(array_of(s, x))].data(); };
   if (geo.has_rows()) {
     try {
       for (auto& fs : frontier)
         for (Frontier& fr : fs) fr.f.resize(2 * geo.rows());
+      if (geo.last_pair()) twins.resize(2 * geo.rows());
     } catch (const std::bad_alloc&) {
       return make_error(ErrorCode::OutOfMemory, m.key() + ": cannot allocate the frontier masks");
     }
@@ -1343,6 +1416,10 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
           scan_frontier(geo, l.pw, l.pb, d + 1, *l.f_next);
           continue;
         }
+        if (geo.last_pair()) {
+          transpose_frontier(geo, *l.f, twins);
+          l.t = twins.data();
+        }
         std::uint64_t entries = 0;
         bool any_w = false;
         bool any_b = false;
@@ -1360,7 +1437,7 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
         for (std::uint64_t i = 0; i < n; ++i) expanded += (l.cw[i] == d || l.cb[i] == d) ? 1 : 0;
       }
       // Phase C: the pushed edges, and their entries added to the next frontier.
-      const bool special = geo.last_grouped() || (idx.has_pawns() && d == 0);
+      const bool special = !l.pulled_twins() || (idx.has_pawns() && d == 0);
       std::uint64_t stored = 0;
       // Without special cases there is nothing to push (no parallel region: each costs a barrier,
       // which is dear on a loaded machine).
