@@ -1078,107 +1078,114 @@ PullCount pull_slot(const Level& l, int slot) {
         }
         pull_image(pslot, g, true, a, keep);
       };
-      for (int k = 0; k < nk; ++k) {
-        const KingMove& km = kmoves[static_cast<std::size_t>(k)];
-        if (occ_rest & square_bb(km.t)) continue;
-        if (km.kp.g == 0 && !km.kp.diag) {
-          const std::uint64_t src = static_cast<std::uint64_t>(km.kp.slot) * rps + (row - first);
-          cw |= f[2 * src];
-          cb |= f[2 * src + 1];
-        } else {
-          pull_p(km.kp.slot, km.kp.g, sq, km.kp.diag, ~Bitboard{0});
-        }
-      }
-      if (!diag || diag_pull) {
-        // Men other than the kings and the last man: the row changes, the bit does not. The
-        // last man must not stand on the path (between f and t).
-        auto pull_move = [&](int j, Square t, Bitboard keep) {
-          if (!diag && !geo.in_rest_group(j) && !(pair && j == static_cast<int>(ta))) {
-            const std::uint64_t src =
-                row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo.row_stride(j);
-            cw |= f[2 * src] & keep;
-            cb |= f[2 * src + 1] & keep;
-            return;
-          }
-          TableIndex::Squares ts = sq;
-          ts[static_cast<std::size_t>(j)] = t;
-          pull_p(slot, 0, ts, diag, keep);
-        };
-        for (int j = 2; j < last; ++j) {
-          const Piece p = geo.piece(j);
-          if (color_of(p) != mover) continue;
-          if (!l.pulled_twins() && p == geo.piece(last)) continue;  // phase C
-          const Square fs = sq[static_cast<std::size_t>(j)];
-          const PieceType pt = type_of(p);
-          if (pt == PieceType::Pawn) {
-            const Square t = square_at(to_index(fs) + up);
-            if ((occ_rest | promo_rank) & square_bb(t)) continue;
-            pull_move(j, t, ~Bitboard{0});
-            if (l.d != 0 && (square_bb(fs) & rank2)) {  // double pushes at d = 0: phase C
-              const Square t2 = square_at(to_index(t) + up);
-              if (!(occ_rest & square_bb(t2))) pull_move(j, t2, ~square_bb(t));
-            }
-            continue;
-          }
-          for (Bitboard targets = internal::attacks_of(pt, fs, occ_rest) & ~occ_rest; targets;) {
-            const Square t = pop_lsb(targets);
-            pull_move(j, t, ~internal::between(fs, t));
+      // Candidates, move by move; stops once every open entry is one (in the middle levels most
+      // rows are covered by the first men's moves).
+      auto covered = [&] { return (cw & open_w) == open_w && (cb & open_b) == open_b; };
+      [&] {
+        for (int k = 0; k < nk; ++k) {
+          const KingMove& km = kmoves[static_cast<std::size_t>(k)];
+          if (occ_rest & square_bb(km.t)) continue;
+          if (km.kp.g == 0 && !km.kp.diag) {
+            const std::uint64_t src = static_cast<std::uint64_t>(km.kp.slot) * rps + (row - first);
+            cw |= f[2 * src];
+            cb |= f[2 * src + 1];
+          } else {
+            pull_p(km.kp.slot, km.kp.g, sq, km.kp.diag, ~Bitboard{0});
           }
         }
-        // The last man: the row stays, the bit moves. Piece moves are symmetric (f reaches t iff
-        // t reaches f with the same other men), so the sources' bits are dilated by the moves.
-        if (last_mine && l.pulled_twins()) {
-          // The sources' bits: P with the last man moved to t, canonical (both images on the
-          // diagonal; the twins in either order).
-          std::uint64_t fw = 0;
-          std::uint64_t fb = 0;
-          auto add_image = [&](TableIndex::Squares& a, bool mirrored) {
-            geo.sort_rest_groups(a);
-            const std::uint64_t src = geo.row_of(slot, a);
-            std::uint64_t mw = f[2 * src];
-            std::uint64_t mb = f[2 * src + 1];
-            if (pair) {
-              const Bitboard below = square_bb(a[ta]) - 1;
-              mw = (mw & ~below) | (tr[2 * src] & below);
-              mb = (mb & ~below) | (tr[2 * src + 1] & below);
+        if (covered()) return;
+        if (!diag || diag_pull) {
+          // Men other than the kings and the last man: the row changes, the bit does not. The
+          // last man must not stand on the path (between f and t).
+          auto pull_move = [&](int j, Square t, Bitboard keep) {
+            if (!diag && !geo.in_rest_group(j) && !(pair && j == static_cast<int>(ta))) {
+              const std::uint64_t src =
+                  row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo.row_stride(j);
+              cw |= f[2 * src] & keep;
+              cb |= f[2 * src + 1] & keep;
+              return;
             }
-            fw |= mirrored ? internal::mirror_diagonal(mw) : mw;
-            fb |= mirrored ? internal::mirror_diagonal(mb) : mb;
+            TableIndex::Squares ts = sq;
+            ts[static_cast<std::size_t>(j)] = t;
+            pull_p(slot, 0, ts, diag, keep);
           };
-          if (!pair) {
-            fw = f[2 * row];
-            fb = f[2 * row + 1];
-          } else {
-            TableIndex::Squares a = sq;
-            add_image(a, false);
+          for (int j = 2; j < last; ++j) {
+            const Piece p = geo.piece(j);
+            if (color_of(p) != mover) continue;
+            if (!l.pulled_twins() && p == geo.piece(last)) continue;  // phase C
+            const Square fs = sq[static_cast<std::size_t>(j)];
+            const PieceType pt = type_of(p);
+            if (pt == PieceType::Pawn) {
+              const Square t = square_at(to_index(fs) + up);
+              if ((occ_rest | promo_rank) & square_bb(t)) continue;
+              pull_move(j, t, ~Bitboard{0});
+              if (l.d != 0 && (square_bb(fs) & rank2)) {  // double pushes at d = 0: phase C
+                const Square t2 = square_at(to_index(t) + up);
+                if (!(occ_rest & square_bb(t2))) pull_move(j, t2, ~square_bb(t));
+              }
+              continue;
+            }
+            for (Bitboard targets = internal::attacks_of(pt, fs, occ_rest) & ~occ_rest; targets;) {
+              const Square t = pop_lsb(targets);
+              pull_move(j, t, ~internal::between(fs, t));
+            }
+            if (covered()) return;
           }
-          if (diag) {
-            TableIndex::Squares a = sq;
-            for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
-            add_image(a, true);
-          }
-          if (last_type == PieceType::Pawn) {
-            // Single push f -> f + up (f on ranks 2-7); double push from the second rank.
-            const Bitboard ok = geo.row_squares() & ~occ_rest;
-            const Bitboard mid_free = mover == Color::White ? ~(occ_rest >> 8) : ~(occ_rest << 8);
-            auto back = [&](std::uint64_t m) {
-              Bitboard r = mover == Color::White ? m >> 8 : m << 8;
-              if (l.d != 0) r |= (mover == Color::White ? (m & rank4) >> 16 : (m & rank4) << 16) & mid_free;
-              return r & ok;
+          // The last man: the row stays, the bit moves. Piece moves are symmetric (f reaches t iff
+          // t reaches f with the same other men), so the sources' bits are dilated by the moves.
+          if (last_mine && l.pulled_twins()) {
+            // The sources' bits: P with the last man moved to t, canonical (both images on the
+            // diagonal; the twins in either order).
+            std::uint64_t fw = 0;
+            std::uint64_t fb = 0;
+            auto add_image = [&](TableIndex::Squares& a, bool mirrored) {
+              geo.sort_rest_groups(a);
+              const std::uint64_t src = geo.row_of(slot, a);
+              std::uint64_t mw = f[2 * src];
+              std::uint64_t mb = f[2 * src + 1];
+              if (pair) {
+                const Bitboard below = square_bb(a[ta]) - 1;
+                mw = (mw & ~below) | (tr[2 * src] & below);
+                mb = (mb & ~below) | (tr[2 * src + 1] & below);
+              }
+              fw |= mirrored ? internal::mirror_diagonal(mw) : mw;
+              fb |= mirrored ? internal::mirror_diagonal(mb) : mb;
             };
-            cw |= back(fw);
-            cb |= back(fb);
-          } else {
-            auto dilate = [&](std::uint64_t m) {
-              Bitboard r = 0;
-              while (m) r |= internal::attacks_of(last_type, pop_lsb(m), occ_rest);
-              return r & ~occ_rest;
-            };
-            cw |= dilate(fw);
-            cb |= dilate(fb);
+            if (!pair) {
+              fw = f[2 * row];
+              fb = f[2 * row + 1];
+            } else {
+              TableIndex::Squares a = sq;
+              add_image(a, false);
+            }
+            if (diag) {
+              TableIndex::Squares a = sq;
+              for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
+              add_image(a, true);
+            }
+            if (last_type == PieceType::Pawn) {
+              // Single push f -> f + up (f on ranks 2-7); double push from the second rank.
+              const Bitboard ok = geo.row_squares() & ~occ_rest;
+              const Bitboard mid_free = mover == Color::White ? ~(occ_rest >> 8) : ~(occ_rest << 8);
+              auto back = [&](std::uint64_t m) {
+                Bitboard r = mover == Color::White ? m >> 8 : m << 8;
+                if (l.d != 0) r |= (mover == Color::White ? (m & rank4) >> 16 : (m & rank4) << 16) & mid_free;
+                return r & ok;
+              };
+              cw |= back(fw);
+              cb |= back(fb);
+            } else {
+              auto dilate = [&](std::uint64_t m) {
+                Bitboard r = 0;
+                while (m) r |= internal::attacks_of(last_type, pop_lsb(m), occ_rest);
+                return r & ~occ_rest;
+              };
+              cw |= dilate(fw);
+              cb |= dilate(fb);
+            }
           }
         }
-      }
+      }();
       const std::uint64_t upd_w = cw & open_w;
       const std::uint64_t upd_b = cb & open_b;
       for (int x = 0; x < 2; ++x) {
