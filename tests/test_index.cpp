@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -106,8 +107,23 @@ void for_each_placement(const TableIndex& idx, F&& f) {
 
 class IndexExhaustive : public testing::TestWithParam<const char*> {};
 
+// Debug and sanitizer builds are 10-15 times slower here (about 3 minutes for the whole list):
+// they enumerate only the 4-man materials with pawns, which still have identical men (KPPvK);
+// the pawnless 4-man ones (KBvKN, KNNvK, KRvKB: diagonal duplicates) run in Release.
+bool slow_build() {
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+  return true;
+#else
+  return false;
+#endif
+}
+
 TEST_P(IndexExhaustive, EveryPlacementRoundTripsAndMultiplicitiesMatch) {
   const TableIndex idx = index_of(GetParam());
+  if (slow_build() && idx.men() == 4 && !idx.has_pawns()) {
+    std::printf("IndexExhaustive: %s left to the Release build (Debug or sanitizer build)\n", GetParam());
+    return;
+  }
   const auto groups = identical_groups(idx);
   // Symmetries of the scheme: all 8 without pawns, identity and flip_horizontal (g = 2) with pawns.
   std::vector<int> syms;

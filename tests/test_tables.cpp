@@ -17,6 +17,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -262,8 +263,22 @@ struct TempDir {
   TempDir& operator=(const TempDir&) = delete;
 };
 
+// Debug and sanitizer builds solve about 300 times slower (the solver checks every predecessor
+// index there): they build KPvK and its 3-man subtables only, not KBvKN.
+bool slow_build() {
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+  return true;
+#else
+  return false;
+#endif
+}
+
 TEST(TableDeterminism, OneAndTwoThreadsWriteIdenticalFiles) {
-  const std::vector<Material> targets = {test::material("KBvKN"), test::material("KPvK")};
+  std::vector<Material> targets = {test::material("KBvKN"), test::material("KPvK")};
+  if (slow_build()) {
+    std::printf("TableDeterminism: Debug or sanitizer build: KPvK and its subtables only\n");
+    targets.erase(targets.begin());
+  }
   TempDir one("t1"), two("t2");
   const int saved = omp_get_max_threads();
   for (auto [threads, dir] : {std::pair{1, &one}, std::pair{2, &two}}) {
@@ -277,7 +292,7 @@ TEST(TableDeterminism, OneAndTwoThreadsWriteIdenticalFiles) {
   omp_set_num_threads(saved);
   // KBvKN, KPvK and their subtables: KvK, KBvK, KNvK, KQvK, KRvK.
   const std::vector<Material> order = build_order(targets);
-  EXPECT_EQ(order.size(), 7U);
+  EXPECT_EQ(order.size(), slow_build() ? 6U : 7U);
   for (const Material& m : order) {
     const std::string name = table_file_name(m);
     const std::string a = file_bytes((one.path / name).string());
