@@ -196,4 +196,18 @@ int TableIndex::multiplicity(const Squares& sq) const {
   return 8;
 }
 
+TableIndex::Squares TableIndex::squares_of(const Position& pos) const {
+  Squares sq{};
+  int j = 0;
+  while (j < men_) {
+    const Piece p = pieces_[static_cast<std::size_t>(j)];
+    Bitboard b = pos.pieces(color_of(p), type_of(p));
+    while (j < men_ && pieces_[static_cast<std::size_t>(j)] == p) {
+      DEADPOS_CHECK(b != 0);
+      sq[static_cast<std::size_t>(j++)] = pop_lsb(b);
+    }
+  }
+  return sq;
+}
+
 }  // namespace deadpos

@@ -46,17 +46,6 @@ std::string position_key(const Position& p) {
   return f;
 }
 
-TableIndex::Squares table_squares(const TableIndex& index, const Position& pos) {
-  TableIndex::Squares sq{};
-  int j = 0;
-  while (j < index.men()) {
-    const Piece p = index.piece(j);
-    Bitboard b = pos.pieces(color_of(p), type_of(p));
-    while (j < index.men() && index.piece(j) == p) sq[static_cast<std::size_t>(j++)] = pop_lsb(b);
-  }
-  return sq;
-}
-
 }  // namespace
 
 const char* flag_reason_text(FlagVerdict::Reason r) {
@@ -164,7 +153,7 @@ struct Tablebase::Impl {
     auto f = file_of(*id);
     if (!f) return f.error();
     const TableFile& tf = **f;
-    const std::uint64_t idx = tf.index().encode(table_squares(tf.index(), p));
+    const std::uint64_t idx = tf.index().encode(tf.index().squares_of(p));
     Values v{};
     for (Color x : {Color::White, Color::Black}) {
       const auto [b, off] = tf.locate(array_of(p.side_to_move(), x), idx);

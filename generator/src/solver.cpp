@@ -914,7 +914,7 @@ bool has_edge_to_level(const Level& l, const TableIndex::Squares& q, bool white_
     if (is_capture_or_promotion(pos, m)) continue;
     const Position after = pos.after(m);
     if (l.d == 0 && is_double_push(pos, m) && has_ep_capture(after)) continue;
-    const std::uint64_t pi = l.idx.encode(squares_of(l.idx, after));
+    const std::uint64_t pi = l.idx.encode(l.idx.squares_of(after));
     if ((white_target ? l.cw : l.cb)[pi] == l.d) return true;
   }
   return false;
@@ -1246,20 +1246,6 @@ std::uint64_t push_slot(const Level& l, int slot, PushMode mode) {
 
 }  // namespace
 
-TableIndex::Squares squares_of(const TableIndex& index, const Position& pos) {
-  TableIndex::Squares sq{};
-  int j = 0;
-  while (j < index.men()) {
-    const Piece p = index.piece(j);
-    Bitboard b = pos.pieces(color_of(p), type_of(p));
-    while (j < index.men() && index.piece(j) == p) {
-      DEADPOS_CHECK(b != 0);
-      sq[static_cast<std::size_t>(j++)] = pop_lsb(b);
-    }
-  }
-  return sq;
-}
-
 Status TableSet::require(const Material& canonical) {
   if (find(canonical)) return Ok{};
   const std::string path = dir_ + "/" + table_file_name(canonical);
@@ -1298,13 +1284,13 @@ std::uint8_t TableSet::value(const Position& pos, Color mated) const {
   if (m.is_canonical()) {
     const LoadedTable* t = find(m);
     DEADPOS_CHECK(t != nullptr);
-    const std::uint64_t i = t->index.encode(squares_of(t->index, pos));
+    const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
     return t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), mated))][i];
   }
   const Position sw = pos.color_swapped();
   const LoadedTable* t = find(m.swapped());
   DEADPOS_CHECK(t != nullptr);
-  const std::uint64_t i = t->index.encode(squares_of(t->index, sw));
+  const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
   return t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), ~mated))][i];
 }
 

@@ -33,7 +33,7 @@ struct Lookup {
   std::uint8_t table_value(const Position& pos, Color mated) const {
     const Material m = Material::of(pos);
     if (m == self.index.material()) {
-      const std::uint64_t i = self.index.encode(squares_of(self.index, pos));
+      const std::uint64_t i = self.index.encode(self.index.squares_of(pos));
       return self.arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), mated))][i];
     }
     return subs.value(pos, mated);

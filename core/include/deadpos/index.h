@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "deadpos/material.h"
+#include "deadpos/position.h"
 #include "deadpos/result.h"
 #include "deadpos/types.h"
 
@@ -59,6 +60,10 @@ class TableIndex {
   // Canonical index of a placement. Precondition: a legal placement of this material (distinct
   // squares, kings not adjacent, pawns on ranks 2-7), men of one kind in any order.
   std::uint64_t encode(const Squares& sq) const;
+  // Squares of pos's men in slot order (men of one kind in board order), ready for encode().
+  // Precondition (checked, aborts): Material::of(pos) == material(), i.e. the caller has already
+  // colour-swapped a position of the swapped material.
+  Squares squares_of(const Position& pos) const;
   // The canonical placement of index i; false for a broken entry (see above).
   bool decode(std::uint64_t i, Squares& sq) const;
   // Number of raw placements (no symmetry reduction, identical men unordered) that encode to

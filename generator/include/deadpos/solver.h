@@ -31,10 +31,6 @@ struct LoadedTable {
   std::array<std::vector<std::uint8_t>, kNumArrays> arrays;
 };
 
-// Squares of pos's men in the slot order of `index` (White king, Black king, other men).
-// Precondition: Material::of(pos) == index.material().
-TableIndex::Squares squares_of(const TableIndex& index, const Position& pos);
-
 // Tables by material, loaded from a directory on demand or added after generation.
 // Not thread-safe for get()/add(); value() is const and thread-safe once the tables it needs
 // are present (call require() before a parallel section).
