@@ -304,6 +304,30 @@ TEST(TableDeterminism, OneAndTwoThreadsWriteIdenticalFiles) {
   }
 }
 
+// A killed run leaves <name>.tmp.<pid>; the next generate removes those whose process is gone and
+// nothing else. 999999999 is above Linux's largest pid (pid_max <= 2^22), so no process has it.
+TEST(TableGenerate, RemovesStaleTemporariesOnly) {
+  TempDir dir("stale");
+  std::filesystem::create_directories(dir.path);
+  auto touch = [&](const std::string& name) { std::ofstream((dir.path / name).string()) << "partial"; };
+  const std::string stale_table = "KvK.dpt.tmp.999999999";
+  const std::string stale_json = "KvK.json.tmp.999999999";
+  const std::string live = "KBvK.dpt.tmp." + std::to_string(::getpid());
+  const std::string other = "notes.tmp.txt";
+  for (const auto& n : {stale_table, stale_json, live, other}) touch(n);
+  GenerateOptions opt;
+  opt.out_dir = dir.path.string();
+  const Result<GenerateResult> r = generate({test::material("KvK")}, opt);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->removed_temporaries.size(), 2U);
+  EXPECT_FALSE(std::filesystem::exists(dir.path / stale_table));
+  EXPECT_FALSE(std::filesystem::exists(dir.path / stale_json));
+  EXPECT_TRUE(std::filesystem::exists(dir.path / live));
+  EXPECT_TRUE(std::filesystem::exists(dir.path / other));
+  EXPECT_TRUE(std::filesystem::exists(dir.path / "KvK.dpt"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path / "KvK.json"));
+}
+
 // tests/data/tables4.xxh64: "<KEY> <16 hex digits>" per line, '#' lines are comments.
 std::map<std::string, std::string> read_checksum_list() {
   const std::string path = std::string(DEADPOS_TEST_DATA) + "/tables4.xxh64";

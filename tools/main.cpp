@@ -89,17 +89,20 @@ int cmd_fen(const std::string& fen) {
   return 0;
 }
 
-// Progress: a rewritten line with percent and ETA on a terminal, plain lines at phase ends otherwise.
+// Progress: a rewritten line with percent and ETA on a terminal; otherwise one plain line per table
+// (or per verified table) with the time of each phase.
 ProgressFn make_progress() {
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   struct State {
     std::string key, phase;
     std::chrono::steady_clock::time_point start;
     int last_pct = -1;
+    std::string done;  // non-tty: finished phases of the current table with their times
   };
   auto st = std::make_shared<State>();
   return [tty, st](const Progress& p) {
     if (p.material != st->key || p.phase != st->phase) {
+      if (p.material != st->key) st->done.clear();
       st->key = p.material;
       st->phase = p.phase;
       st->start = std::chrono::steady_clock::now();
@@ -113,8 +116,17 @@ ProgressFn make_progress() {
       const double eta = p.fraction > 0.01 ? el * (1.0 - p.fraction) / p.fraction : 0.0;
       std::fprintf(stderr, "\r\033[K%s %s %3d%% ETA %.0fs", p.material.c_str(), p.phase.c_str(), pct, eta);
       if (p.fraction >= 1.0) std::fprintf(stderr, "\n");
-    } else if (p.fraction >= 1.0) {
-      std::fprintf(stderr, "%s %s done\n", p.material.c_str(), p.phase.c_str());
+    } else if (p.fraction >= 1.0 && st->last_pct != 100) {
+      // One line per table for logs: the phases' times, printed when the last phase ends.
+      st->last_pct = 100;
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - st->start).count();
+      char part[64];
+      std::snprintf(part, sizeof part, "%s%s %.1f s", st->done.empty() ? "" : ", ", p.phase.c_str(), el);
+      st->done += part;
+      if (p.phase == "write" || p.phase == "verify") {
+        std::fprintf(stderr, "%s: %s\n", p.material.c_str(), st->done.c_str());
+        st->done.clear();
+      }
     }
   };
 }
@@ -170,6 +182,7 @@ int cmd_generate(int max_men, const std::vector<std::string>& keys, const std::s
   auto r = generate(targets, opt);
   if (!r) return report(r.error());
   for (const auto& s : r->built) print_stats(s);
+  for (const auto& f : r->removed_temporaries) std::printf("removed %s (left by an interrupted run)\n", f.c_str());
   std::printf("built %zu tables, %zu already present in %s\n", r->built.size(), r->skipped.size(), out.c_str());
   return 0;
 }

@@ -1,7 +1,9 @@
 // Generation driver: dependency order, skip intact tables, solve, write table + statistics.
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -50,6 +52,26 @@ Status write_text_atomic(const std::string& path, const std::string& text) {
   return Ok{};
 }
 
+// Removes <name>.tmp.<pid> files in dir whose writer process no longer exists (a killed run:
+// write_table and write_text_atomic name their temporaries so). Files of live processes, and
+// anything else, are left alone. Returns the removed paths.
+std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const auto at = name.rfind(".tmp.");
+    if (at == std::string::npos || !e.is_regular_file(ec)) continue;
+    const std::string digits = name.substr(at + 5);
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    if (std::filesystem::remove(e.path(), rm)) removed.push_back(e.path().string());
+  }
+  return removed;
+}
+
 }  // namespace
 
 Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt) {
@@ -57,6 +79,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   std::filesystem::create_directories(opt.out_dir, ec);
   if (ec) return make_error(ErrorCode::Io, opt.out_dir + ": cannot create directory: " + ec.message());
   GenerateResult res;
+  res.removed_temporaries = remove_stale_temporaries(opt.out_dir);
   TableSet set(opt.out_dir);
   for (const Material& m : build_order(targets)) {
     const std::string path = opt.out_dir + "/" + table_file_name(m);
@@ -77,12 +100,14 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     if (!solved) return solved.error();
     TableStats stats = compute_stats(*solved, opt.progress);
     if (opt.progress) opt.progress(Progress{m.key(), "write", 0.0});
-    if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();
+    // The statistics first: a killed run may leave a .json without its table (rebuilt next
+    // time), never a table without its .json. "seconds" therefore ends before the table write.
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     stats.peak_rss_bytes = peak_rss();
     if (Status st = write_text_atomic(opt.out_dir + "/" + m.key() + ".json", stats_to_json(stats)); !st) {
       return st.error();
     }
+    if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();
     if (opt.progress) opt.progress(Progress{m.key(), "write", 1.0});
     res.built.push_back(std::move(stats));
     // Keep the fresh table in memory: the next materials often need it.

@@ -119,9 +119,14 @@ struct GenerateOptions {
 struct GenerateResult {
   std::vector<TableStats> built;       // tables generated in this run
   std::vector<std::string> skipped;    // tables present and intact (checksums verified)
+  std::vector<std::string> removed_temporaries;  // paths of stale temporary files removed
 };
-// Builds the targets and every missing subtable, in dependency order, writing <KEY>.dpt and
-// <KEY>.json into out_dir. A table file that exists and passes its checksums is kept.
+// Builds the targets and every missing subtable, in dependency order, writing <KEY>.json and
+// then <KEY>.dpt into out_dir, each atomically (temporary file + rename), so a table file always
+// has its statistics beside it. A table file that exists and passes its checksums is kept.
+// Temporary files <name>.tmp.<pid> left in out_dir by a run that was killed (no process <pid>
+// any more) are removed first. Errors: Io (directory, write), MissingTable/CorruptTable (a
+// subtable that cannot be rebuilt), OutOfMemory. Not thread-safe (uses OpenMP inside).
 Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt);
 
 // Loads a table from a file into memory (checks everything: header, block checksums, file checksum).
