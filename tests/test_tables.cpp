@@ -304,6 +304,61 @@ TEST(TableDeterminism, OneAndTwoThreadsWriteIdenticalFiles) {
   }
 }
 
+// The verifier must catch a wrong entry of every kind: a finite value off by one, a finite value
+// replaced by "none", "none" replaced by a finite value, an invalid entry marked valid, and a valid
+// entry marked invalid. KPvK has an en passant-free pawn and both target sides; KQvK is pawnless.
+TEST(TableVerify, FindsEveryKindOfWrongEntry) {
+  for (const char* key : {"KQvK", "KPvK"}) {
+    const Material m = test::material(key);
+    auto t = load_table(test::tables_dir() + "/" + table_file_name(m));
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    TableSet subs(test::tables_dir());
+    for (const Material& s : m.successors()) ASSERT_TRUE(subs.require(s).ok()) << s.key();
+    const VerifyResult clean = verify(**t, subs, nullptr);
+    EXPECT_EQ(clean.mismatches, 0U) << key;
+    EXPECT_EQ(clean.checked, 2 * (*t)->index.size()) << key;
+
+    // One entry of each kind (first found, per array; an array where the target side cannot be
+    // mated has no finite entries).
+    std::size_t kinds = 0;
+    for (std::size_t a = 0; a < kNumArrays; ++a) {
+      std::vector<std::uint8_t>& arr = (*t)->arrays[a];
+      auto first = [&](auto pred) {
+        for (std::size_t i = 0; i < arr.size(); ++i)
+          if (pred(arr[i])) return i;
+        return arr.size();
+      };
+      const std::size_t finite = first([](std::uint8_t v) { return v > 0 && v <= DthmCode::kMaxDthm; });
+      const std::size_t none = first([](std::uint8_t v) { return v == DthmCode::kNone; });
+      const std::size_t invalid = first([](std::uint8_t v) { return v == DthmCode::kInvalid; });
+      struct Edit {
+        std::size_t i;
+        std::uint8_t v;
+      };
+      std::vector<Edit> edits;
+      if (finite < arr.size()) {
+        edits.push_back({finite, static_cast<std::uint8_t>(arr[finite] + 1)});
+        edits.push_back({finite, DthmCode::kNone});
+        edits.push_back({finite, DthmCode::kInvalid});
+      }
+      if (none < arr.size()) edits.push_back({none, 3});
+      if (invalid < arr.size()) edits.push_back({invalid, DthmCode::kNone});
+      kinds += edits.size();
+      for (const Edit& e : edits) {
+        const std::uint8_t saved = arr[e.i];
+        arr[e.i] = e.v;
+        const VerifyResult r = verify(**t, subs, nullptr);
+        arr[e.i] = saved;
+        // The edited entry itself, and possibly its predecessors, now disagree.
+        EXPECT_GE(r.mismatches, 1U) << key << " array " << a << " index " << e.i << " set to " << int(e.v);
+        ASSERT_FALSE(r.report.empty());
+        EXPECT_NE(r.report[0].find(key), std::string::npos) << r.report[0];
+      }
+    }
+    EXPECT_GE(kinds, 10U) << key;  // every kind occurs in some array of both tables
+  }
+}
+
 // A killed run leaves <name>.tmp.<pid>; the next generate removes those whose process is gone and
 // nothing else. 999999999 is above Linux's largest pid (pid_max <= 2^22), so no process has it.
 TEST(TableGenerate, RemovesStaleTemporariesOnly) {
