@@ -26,45 +26,60 @@ namespace {
 
 constexpr std::uint64_t kChunk = 1U << 14;
 
+// Values of both targets: v[x] is the byte code of DTHM of x.
+using Values = ByColor<int>;
+
 struct Lookup {
   const LoadedTable& self;
   const TableSet& subs;
 
-  std::uint8_t table_value(const Position& pos, Color mated) const {
+  // Both targets' values of a position without an en passant right, from one index computation.
+  Values table_values(const Position& pos) const {
     const Material m = Material::of(pos);
-    if (m == self.index.material()) {
-      const std::uint64_t i = self.index.encode(self.index.squares_of(pos));
-      return self.arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), mated))][i];
+    const LoadedTable* t = m == self.index.material() ? &self : subs.find(m);
+    if (t != nullptr) {
+      const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
+      return Values{{t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), Color::White))][i],
+                     t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), Color::Black))][i]}};
     }
-    return subs.value(pos, mated);
+    // The swapped material's table: colours swapped, so the target swaps too.
+    const Position sw = pos.color_swapped();
+    t = subs.find(m.swapped());
+    DEADPOS_CHECK(t != nullptr);
+    const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
+    return Values{{t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::Black))][i],
+                   t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::White))][i]}};
   }
 
-  // Value of the position reached by a move, honouring an en passant right it may carry.
-  std::uint8_t value_after(const Position& after, Color mated) const {
-    std::optional<std::uint8_t> with_ep;
+  // Values of the position reached by a move, honouring an en passant right it may carry.
+  Values values_after(const Position& after) const {
     if (after.en_passant()) {
       const MoveList moves = after.legal_moves();
       bool other_move = false;
-      int best = DthmCode::kUnknown;
       bool any_ep = false;
+      Values best{{DthmCode::kUnknown, DthmCode::kUnknown}};
       for (Move m : moves) {
         if (m.kind() != Move::Kind::EnPassant) {
           other_move = true;
           continue;
         }
         any_ep = true;
-        const std::uint8_t v = table_value(after.after(m), mated);
-        if (v <= DthmCode::kMaxDthm) best = std::min(best, v + 1);
+        const Values v = table_values(after.after(m));
+        for (Color x : {Color::White, Color::Black})
+          if (v[x] <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v[x] + 1);
       }
       if (any_ep) {
         if (other_move) {
-          const std::uint8_t v = table_value(after, mated);  // same placement, no en passant right
-          if (v <= DthmCode::kMaxDthm) best = std::min<int>(best, v);
+          const Values v = table_values(after);  // same placement, no en passant right
+          for (Color x : {Color::White, Color::Black})
+            if (v[x] <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v[x]);
         }
-        return best == DthmCode::kUnknown ? DthmCode::kNone : static_cast<std::uint8_t>(best);
+        for (Color x : {Color::White, Color::Black})
+          if (best[x] == DthmCode::kUnknown) best[x] = DthmCode::kNone;
+        return best;
       }
     }
-    return table_value(after, mated);
+    return table_values(after);
   }
 };
 
@@ -89,24 +104,25 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
       TableIndex::Squares sq;
       for (std::uint64_t i = c * kChunk; i < end; ++i) {
         ByColor<int> expect{{DthmCode::kInvalid, DthmCode::kInvalid}};
-        std::string fen;
+        std::optional<Position> pos;  // set for a legal placement (its FEN goes into a report)
         if (idx.decode(i, sq)) {
-          const Position pos = internal::position_of(idx, sq, stm);
-          if (!Position::check_placement(pos.placement())) {
-            fen = pos.to_fen();
-            const MoveList moves = pos.legal_moves();
+          pos = internal::position_of(idx, sq, stm);
+          if (Position::check_placement(pos->placement())) {
+            pos.reset();
+          } else {
+            const MoveList moves = pos->legal_moves();
             if (moves.empty()) {
-              const bool mate = pos.in_check();
+              const bool mate = pos->in_check();
               for (Color x : {Color::White, Color::Black}) expect[x] = (mate && x == stm) ? 0 : DthmCode::kNone;
             } else {
-              for (Color x : {Color::White, Color::Black}) {
-                int best = DthmCode::kUnknown;
-                for (Move m : moves) {
-                  const std::uint8_t v = look.value_after(pos.after(m), x);
-                  if (v <= DthmCode::kMaxDthm) best = std::min(best, v + 1);
-                }
-                expect[x] = best == DthmCode::kUnknown ? DthmCode::kNone : best;
+              Values best{{DthmCode::kUnknown, DthmCode::kUnknown}};
+              for (Move m : moves) {
+                const Values v = look.values_after(pos->after(m));
+                for (Color x : {Color::White, Color::Black})
+                  if (v[x] <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v[x] + 1);
               }
+              for (Color x : {Color::White, Color::Black})
+                expect[x] = best[x] == DthmCode::kUnknown ? DthmCode::kNone : best[x];
             }
           }
         }
@@ -118,7 +134,7 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
           std::lock_guard lock(mu);
           if (res.report.size() < max_report) {
             res.report.push_back(key + " index " + std::to_string(i) + " " +
-                                 (fen.empty() ? std::string("(not a position)") : fen) + ": DTHM of " +
+                                 (pos ? pos->to_fen() : std::string("(not a position)")) + ": DTHM of " +
                                  (x == Color::White ? "White" : "Black") + " is " + std::to_string(got) +
                                  ", successors give " + std::to_string(expect[x]));
           }
