@@ -39,7 +39,7 @@ inline const LoadedTable& loaded_table(const std::string& key) {
   auto it = cache.find(key);
   if (it != cache.end()) return *it->second;
   const std::string path = tables_dir() + "/" + table_file_name(material(key));
-  Result<std::unique_ptr<LoadedTable>> t = load_table(path);
+  Result<std::unique_ptr<LoadedTable>> t = load_table(path, material(key));
   if (!t) throw std::runtime_error("table " + key + " missing or unreadable: " + t.error().message);
   return *cache.emplace(key, std::move(*t)).first->second;
 }

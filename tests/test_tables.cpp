@@ -310,7 +310,7 @@ TEST(TableDeterminism, OneAndTwoThreadsWriteIdenticalFiles) {
 TEST(TableVerify, FindsEveryKindOfWrongEntry) {
   for (const char* key : {"KQvK", "KPvK"}) {
     const Material m = test::material(key);
-    auto t = load_table(test::tables_dir() + "/" + table_file_name(m));
+    auto t = load_table(test::tables_dir() + "/" + table_file_name(m), m);
     ASSERT_TRUE(t.ok()) << t.error().message;
     TableSet subs(test::tables_dir());
     for (const Material& s : m.successors()) ASSERT_TRUE(subs.require(s).ok()) << s.key();
@@ -357,6 +357,30 @@ TEST(TableVerify, FindsEveryKindOfWrongEntry) {
     }
     EXPECT_GE(kinds, 10U) << key;  // every kind occurs in some array of both tables
   }
+}
+
+// A table file under another material's name is refused by the loader (it would be read with the
+// wrong index) and rebuilt by generate, not skipped as "already present".
+TEST(TableGenerate, MisnamedTableIsRefusedAndRebuilt) {
+  TempDir dir("misnamed");
+  std::filesystem::create_directories(dir.path);
+  for (const char* key : {"KvK", "KQvK", "KRvK"}) {
+    const std::string name = table_file_name(test::material(key));
+    std::filesystem::copy_file(test::tables_dir() + "/" + name, dir.path / name);
+  }
+  // KRvK's bytes under the name KQvK.
+  std::filesystem::copy_file(dir.path / "KRvK.dpt", dir.path / "KQvK.dpt", std::filesystem::copy_options::overwrite_existing);
+  const auto t = load_table((dir.path / "KQvK.dpt").string(), test::material("KQvK"));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::CorruptTable);
+  EXPECT_NE(t.error().message.find("holds the table KRvK, not KQvK"), std::string::npos) << t.error().message;
+  GenerateOptions opt;
+  opt.out_dir = dir.path.string();
+  const Result<GenerateResult> r = generate({test::material("KQvK")}, opt);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->built.size(), 1U);
+  EXPECT_EQ(r->built[0].material, "KQvK");
+  EXPECT_TRUE(file_bytes((dir.path / "KQvK.dpt").string()) == file_bytes(test::tables_dir() + "/KQvK.dpt"));
 }
 
 // A killed run leaves <name>.tmp.<pid>; the next generate removes those whose process is gone and

@@ -210,7 +210,7 @@ int cmd_verify(const std::string& dir, const std::vector<std::string>& keys, int
   std::uint64_t bad = 0;
   const ProgressFn progress = make_progress();
   for (const Material& m : mats) {
-    auto t = load_table(dir + "/" + table_file_name(m));
+    auto t = load_table(dir + "/" + table_file_name(m), m);
     if (!t) return report(t.error().code == ErrorCode::Io
                               ? make_error(ErrorCode::MissingTable, "table " + m.key() + ": " + t.error().message)
                               : t.error());

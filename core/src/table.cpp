@@ -222,6 +222,15 @@ class MemorySource final : public ByteSource {
 
 }  // namespace
 
+Result<TableFile> TableFile::open(const std::string& path, const Material& expected, FileCheck check) {
+  auto f = open(path, check);
+  if (f && !(f->material() == expected)) {
+    return make_error(ErrorCode::CorruptTable,
+                      path + ": file holds the table " + f->material().key() + ", not " + expected.key());
+  }
+  return f;
+}
+
 Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error(ErrorCode::Io, path + ": cannot open: " + std::strerror(errno));

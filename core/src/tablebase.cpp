@@ -99,13 +99,9 @@ struct Tablebase::Impl {
   Result<const TableFile*> file_of(std::size_t id) const {
     Entry& e = *by_id[id];
     std::call_once(e.once, [&] {
-      auto f = TableFile::open(e.path, FileCheck::HeaderOnly);
+      auto f = TableFile::open(e.path, e.material, FileCheck::HeaderOnly);
       if (!f) {
         e.error = f.error();
-      } else if (!(f->material() == e.material)) {
-        // A renamed or misplaced file would be read with another material's index.
-        e.error = make_error(ErrorCode::CorruptTable, e.path + ": file holds the table " + f->material().key() +
-                                                          ", not " + e.material.key());
       } else {
         e.file.emplace(std::move(*f));
       }

@@ -84,7 +84,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   for (const Material& m : build_order(targets)) {
     const std::string path = opt.out_dir + "/" + table_file_name(m);
     if (std::filesystem::exists(path)) {
-      if (auto f = TableFile::open(path)) {
+      if (auto f = TableFile::open(path, m)) {
         res.skipped.push_back(m.key());
         continue;
       }

@@ -1249,7 +1249,7 @@ std::uint64_t push_slot(const Level& l, int slot, PushMode mode) {
 Status TableSet::require(const Material& canonical) {
   if (find(canonical)) return Ok{};
   const std::string path = dir_ + "/" + table_file_name(canonical);
-  auto t = load_table(path);
+  auto t = load_table(path, canonical);
   if (!t) {
     if (t.error().code == ErrorCode::Io) {
       return make_error(ErrorCode::MissingTable, "table " + canonical.key() + " not found (" + t.error().message + ")");
@@ -1294,8 +1294,8 @@ std::uint8_t TableSet::value(const Position& pos, Color mated) const {
   return t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), ~mated))][i];
 }
 
-Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path) {
-  auto f = TableFile::open(path);
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m) {
+  auto f = TableFile::open(path, m);
   if (!f) return f.error();
   auto t = std::make_unique<LoadedTable>();
   t->index = f->index();

@@ -97,6 +97,10 @@ class TableFile {
   // Opens and checks a table file (see FileCheck). Blocks are read on demand with pread.
   // Errors: Io (cannot open/read), CorruptTable (any check fails), both naming the path.
   static Result<TableFile> open(const std::string& path, FileCheck check = FileCheck::Full);
+  // The same, and the header must name `expected` (a renamed or misplaced file would otherwise be
+  // read with another material's index). Errors: as open(), and CorruptTable "file holds the
+  // table X, not Y".
+  static Result<TableFile> open(const std::string& path, const Material& expected, FileCheck check = FileCheck::Full);
   // Same checks (always Full) on bytes already in memory (fuzzing, tests); `name` is used in messages.
   static Result<TableFile> from_bytes(std::vector<std::byte> bytes, const std::string& name);
 

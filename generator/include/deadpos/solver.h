@@ -129,7 +129,9 @@ struct GenerateResult {
 // subtable that cannot be rebuilt), OutOfMemory. Not thread-safe (uses OpenMP inside).
 Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt);
 
-// Loads a table from a file into memory (checks everything: header, block checksums, file checksum).
-Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path);
+// Loads the table of canonical material m from a file into memory (checks everything: header,
+// that the header names m, block checksums, file checksum). Errors: Io, CorruptTable, OutOfMemory,
+// naming the path.
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m);
 
 }  // namespace deadpos
