@@ -209,3 +209,25 @@ TEST(Uci, RoundTripAndErrors) {
 
 }  // namespace
 }  // namespace deadpos
+
+namespace deadpos {
+
+// EPD records (PGN spec 16.2: 4 fields, then operations whose opcodes begin with a letter) give
+// their 4 fields; everything else is a FEN and is passed on whole, junk included, for from_fen to
+// reject (a line must never be answered after silently dropping fields).
+TEST(Epd, FenOfLine) {
+  const std::string k = "8/8/8/8/8/8/8/K6k w - -";
+  EXPECT_EQ(fen_of_epd_line(k), k);
+  EXPECT_EQ(fen_of_epd_line("  " + k + " 3 9 \r"), k + " 3 9");
+  EXPECT_EQ(fen_of_epd_line(k + " bm Kb2; id \"x 1\";"), k);
+  EXPECT_EQ(fen_of_epd_line(k + "\thmvc 0; fmvn 1;"), k);
+  EXPECT_EQ(fen_of_epd_line(k + " 0 1 extra"), k + " 0 1 extra");
+  EXPECT_EQ(fen_of_epd_line(k + " -1 1"), k + " -1 1");
+  EXPECT_EQ(fen_of_epd_line(k + " 5 junk"), k + " 5 junk");
+  EXPECT_EQ(fen_of_epd_line(""), "");
+  for (const char* bad : {" 0 1 extra", " -1 1", " 5 junk", " 1e3 1"}) {
+    EXPECT_FALSE(Position::from_fen(fen_of_epd_line(k + bad)).ok()) << bad;
+  }
+}
+
+}  // namespace deadpos

@@ -188,26 +188,23 @@ std::string format_line(const Position& pos, const std::vector<Move>& moves) {
 }
 
 std::string fen_of_epd_line(std::string_view line) {
-  std::vector<std::string> f;
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  std::size_t b = 0;
+  std::size_t e = line.size();
+  while (b < e && blank(line[b])) ++b;
+  while (e > b && blank(line[e - 1])) --e;
+  const std::string_view t = line.substr(b, e - b);
+  // Find the start of the 5th field and the end of the 4th.
   std::size_t i = 0;
-  while (i < line.size() && f.size() < 6) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n')) ++i;
-    if (i >= line.size()) break;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' && line[j] != '\n') ++j;
-    f.emplace_back(line.substr(i, j - i));
-    i = j;
+  std::size_t end4 = 0;
+  for (int field = 0; field < 4 && i < t.size(); ++field) {
+    while (i < t.size() && blank(t[i])) ++i;
+    while (i < t.size() && !blank(t[i])) ++i;
+    end4 = i;
   }
-  auto numeric = [](const std::string& t) {
-    return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  std::string out;
-  const std::size_t keep = f.size() >= 6 && numeric(f[4]) && numeric(f[5]) ? 6 : f.size() >= 5 && numeric(f[4]) ? 5 : std::min<std::size_t>(f.size(), 4);
-  for (std::size_t k = 0; k < keep; ++k) {
-    if (k) out += ' ';
-    out += f[k];
-  }
-  return out;
+  while (i < t.size() && blank(t[i])) ++i;
+  const bool epd = i < t.size() && ((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z'));
+  return std::string(epd ? t.substr(0, end4) : t);
 }
 
 }  // namespace deadpos

@@ -1,6 +1,7 @@
 #include "deadpos/position.h"
 
 #include <charconv>
+#include <cstdio>
 #include <vector>
 
 namespace deadpos {
@@ -99,6 +100,11 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
       continue;
     }
     if (c >= '1' && c <= '8') {
+      // FEN writes each run of empty squares as one digit ("41" is not FEN, though it may add up).
+      if (i > 0 && f[0][i - 1] >= '1' && f[0][i - 1] <= '8') {
+        return fen_error(FenProblem::RankLength, "rank " + std::to_string(rank + 1) + " has two digits in a row ('" +
+                                                     std::string(f[0].substr(i - 1, 2)) + "')");
+      }
       file += c - '0';
       if (file > 8) {
         return fen_error(FenProblem::RankLength, "rank " + std::to_string(rank + 1) + " describes more than 8 squares");
@@ -107,9 +113,14 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
     }
     const auto pt = piece_type_from_char(c);
     if (!pt) {
-      return fen_error(FenProblem::BadPieceChar,
-                       std::string("unexpected character '") + c + "' at position " + std::to_string(i + 1) +
-                           " of the placement field");
+      char shown[16];
+      if (c > ' ' && c < 0x7f) {
+        std::snprintf(shown, sizeof shown, "'%c'", c);
+      } else {  // control or non-ASCII byte: never echoed raw (messages go into JSON and terminals)
+        std::snprintf(shown, sizeof shown, "byte 0x%02X", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      }
+      return fen_error(FenProblem::BadPieceChar, std::string("unexpected character ") + shown + " at position " +
+                                                     std::to_string(i + 1) + " of the placement field");
     }
     if (file >= 8) {
       return fen_error(FenProblem::RankLength, "rank " + std::to_string(rank + 1) + " describes more than 8 squares");

@@ -30,9 +30,12 @@ std::vector<std::string> line_to_san(Position pos, const std::vector<Move>& move
 // "1. e4 e5 2. Qh5", or "7... Kb8 8. Ra8#" when Black moves first.
 std::string format_line(const Position& pos, const std::vector<Move>& moves);
 
-// The FEN part of a line holding a FEN (4 to 6 fields) or an EPD record (4 fields followed by
-// operations such as `bm Kxa8; id "x";`): the first 4 fields, plus the two counters if the next
-// two fields are integers. Leading and trailing blanks are ignored.
+// The FEN part of a line holding a FEN or an EPD record (4 fields followed by operations such as
+// `bm Kxa8; id "x";`). EPD operations start with an opcode, which begins with a letter (EPD
+// standard, PGN spec section 16.2), so: a line whose 5th field begins with a letter is EPD and
+// gives its first 4 fields; any other line is returned whole (without leading and trailing
+// blanks) as a FEN, so that malformed counters or trailing junk reach Position::from_fen and are
+// reported, never silently dropped.
 std::string fen_of_epd_line(std::string_view line);
 
 }  // namespace deadpos
