@@ -35,6 +35,10 @@ good	dead position	5K2/8/8/1B6/8/k7/6b1/8 w - - 0 39
 bad	rank-count	8/8/8/K6k w - - 0 1
 good	en passant	8/8/8/8/1pP5/k7/8/K7 b - c3 0 1
 good	castling search	8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1
+bad	bad-counter	8/8/8/8/8/8/8/K6k w - - -1 1
+bad	field-count	8/8/8/8/8/8/8/K6k w - - 0 1 extra
+bad	bad-counter	8/8/8/8/8/8/8/K6k w - - 5 junk
+bad	rank-length	4k3/8/8/8/8/8/8/K1k41 w - - 0 1
 EOF
 # The EPD file, with a comment and a blank line that produce no output.
 {
@@ -162,6 +166,31 @@ fi
 
 "$deadpos" probe --tables "$tables" --epd "$work/no-such-file.epd" >/dev/null 2>&1
 rc=$?; [ "$rc" = 5 ] || fail "unreadable --epd file: exit code $rc, expected 5"
+"$deadpos" probe --tables "$tables" --epd "$work" >/dev/null 2>&1
+rc=$?; [ "$rc" = 5 ] || fail "--epd given a directory: exit code $rc, expected 5"
+
+# Bytes that are not UTF-8: an invalid-FEN answer in valid JSON, and the next line still answered.
+printf 'garb\377age\n%s\n' "$good_fen" >"$work/bytes.epd"
+"$deadpos" probe --tables "$tables" --json --epd "$work/bytes.epd" >"$work/bytes.json" 2>/dev/null
+rc=$?; [ "$rc" = 3 ] || fail "non-UTF-8 line in JSON mode: exit code $rc, expected 3"
+python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+assert len(rows) == 2 and rows[0]["error"]["category"] == "invalid FEN" and "dead" in rows[1], rows
+' "$work/bytes.json" || fail "non-UTF-8 line in JSON mode: $(cat "$work/bytes.json")"
+
+# Usage errors: exit 2 and one line on stderr.
+# (each is otherwise a valid command line, so the exit code comes from the option named).
+for args in "probe --tables $tables --cache-mb -1 $good_fen" "probe --tables $tables --flag nobody $good_fen" \
+  "generate KvK --out $work/g --threads 0" "generate --out $work/g --max-men 2 KvK" "probe --tables $tables --bogus $good_fen"; do
+  # shellcheck disable=SC2086
+  "$deadpos" $args >/dev/null 2>"$work/err.txt"
+  rc=$?
+  [ "$rc" = 2 ] || fail "usage error '$args': exit code $rc, expected 2"
+  [ "$(wc -l <"$work/err.txt")" = 1 ] || fail "usage error '$args': not one line: $(cat "$work/err.txt")"
+done
+"$deadpos" generate KQQQQvK --out "$work/gen6" >/dev/null 2>"$work/err.txt"
+rc=$?; [ "$rc" = 4 ] || fail "generate a 6-man material: exit code $rc, expected 4"
 
 grep '^good' "$work/cases.tsv" | cut -f 3 >"$work/good.epd"
 "$deadpos" probe --tables "$tables" --epd "$work/good.epd" >/dev/null 2>&1

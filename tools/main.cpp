@@ -41,6 +41,18 @@ int exit_code(ErrorCode c) {
   return 1;
 }
 
+// One JSON line. Input lines may hold any bytes: invalid UTF-8 is replaced (U+FFFD), never thrown.
+std::string json_line(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// An input line as echoed in answers: at most 200 bytes (a runaway line is not printed back whole).
+std::string shown_input(const std::string& input) {
+  constexpr std::size_t kMax = 200;
+  if (input.size() <= kMax) return input;
+  return input.substr(0, kMax) + "... (" + std::to_string(input.size()) + " bytes)";
+}
+
 int report(const Error& e) {
   std::cerr << "deadpos: " << error_code_name(e.code) << ": " << e.message << '\n';
   return exit_code(e.code);
@@ -136,8 +148,9 @@ Result<std::vector<Material>> parse_materials(const std::vector<std::string>& ke
   for (const auto& k : keys) {
     auto m = Material::parse(k);
     if (!m) return m.error();
-    if (m->men() > kMaxTableMen) {
-      return make_error(ErrorCode::InvalidArgument, "material " + k + " has more than " + std::to_string(kMaxTableMen) + " men");
+    if (m->men() > kMaxGenerateMen) {
+      return make_error(ErrorCode::InvalidArgument, "material " + k + " has " + std::to_string(m->men()) +
+                                                        " men; tables exist for at most " + std::to_string(kMaxGenerateMen));
     }
     out.push_back(m->canonical());
   }
@@ -145,13 +158,15 @@ Result<std::vector<Material>> parse_materials(const std::vector<std::string>& ke
 }
 
 void print_stats(const TableStats& s) {
+  auto dthm = [](int d) { return d < 0 ? std::string("none") : std::to_string(d) + " plies"; };
   for (int stm = 0; stm < 2; ++stm) {
     const SideStats& x = s.side[static_cast<std::size_t>(stm)];
-    std::printf("%-8s %s to move: %llu positions, %llu checkmates, %llu stalemates, White can mate %llu, Black can mate %llu, dead %llu, max DTHM (White mated) %d, (Black mated) %d plies\n",
+    std::printf("%-8s %s to move: %llu positions, %llu checkmates, %llu stalemates, White can mate %llu, Black can mate %llu, dead %llu, longest DTHM (White mated) %s, (Black mated) %s\n",
                 s.material.c_str(), stm == 0 ? "White" : "Black", static_cast<unsigned long long>(x.positions),
                 static_cast<unsigned long long>(x.checkmates), static_cast<unsigned long long>(x.stalemates),
                 static_cast<unsigned long long>(x.white_can_mate), static_cast<unsigned long long>(x.black_can_mate),
-                static_cast<unsigned long long>(x.dead), x.max_dthm[Color::White], x.max_dthm[Color::Black]);
+                static_cast<unsigned long long>(x.dead), dthm(x.max_dthm[Color::White]).c_str(),
+                dthm(x.max_dthm[Color::Black]).c_str());
   }
   for (const auto& c : s.bishop_classes) {
     std::printf("%-8s   bishops %s: White to move dead %llu of %llu, Black to move dead %llu of %llu\n", s.material.c_str(),
@@ -190,6 +205,7 @@ int cmd_generate(int max_men, const std::vector<std::string>& keys, const std::s
 int cmd_verify(const std::string& dir, const std::vector<std::string>& keys, int threads) {
   if (threads > 0) omp_set_num_threads(threads);
   std::vector<Material> mats;
+  std::vector<std::string> not_tables;  // *.dpt files in dir whose name is not a canonical material key
   if (!keys.empty()) {
     auto m = parse_materials(keys);
     if (!m) return report(m.error());
@@ -199,7 +215,11 @@ int cmd_verify(const std::string& dir, const std::vector<std::string>& keys, int
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       if (e.path().extension() != ".dpt") continue;
       auto m = Material::parse(e.path().stem().string());
-      if (m) mats.push_back(*m);
+      if (m && m->is_canonical() && m->men() <= kMaxGenerateMen) {
+        mats.push_back(*m);
+      } else {
+        not_tables.push_back(e.path().filename().string());
+      }
     }
     if (ec) return report(make_error(ErrorCode::Io, dir + ": " + ec.message()));
     std::sort(mats.begin(), mats.end(), [](const Material& a, const Material& b) {
@@ -223,7 +243,16 @@ int cmd_verify(const std::string& dir, const std::vector<std::string>& keys, int
     for (const auto& line : v.report) std::printf("  %s\n", line.c_str());
     bad += v.mismatches;
   }
+  std::sort(not_tables.begin(), not_tables.end());
+  for (const auto& f : not_tables) {
+    std::printf("%-8s FAILED: not a table name (<KEY>.dpt with a canonical material key of at most %d men)\n", f.c_str(), kMaxGenerateMen);
+  }
   if (bad) return report(make_error(ErrorCode::VerificationFailed, std::to_string(bad) + " entries disagree with their successors"));
+  if (!not_tables.empty()) {
+    return report(make_error(ErrorCode::CorruptTable, dir + ": " + std::to_string(not_tables.size()) +
+                                                          " .dpt file(s) with names that are not tables: " + not_tables.front() +
+                                                          (not_tables.size() > 1 ? ", ..." : "")));
+  }
   std::printf("verified %zu tables\n", mats.size());
   return 0;
 }
@@ -250,7 +279,10 @@ struct ProbeOptions {
 };
 
 struct ProbeTally {
-  int answered = 0, errors = 0, dead = 0, flag_draws = 0, flag_wins = 0;
+  int answered = 0, errors = 0, dead = 0;
+  int flag_draws = 0;    // drawn although a flag fell (dead position, or the opponent cannot mate)
+  int flag_wins = 0;     // won by the flagged side's opponent (who can mate)
+  int flag_decided = 0;  // already checkmate or stalemate on the board: the flag does not matter
   int beyond_tables = 0;  // errors because the position has more men than the tables
   int first_error_code = 0;
 };
@@ -265,11 +297,11 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
     if (!tally.first_error_code) tally.first_error_code = exit_code(e.code);
     if (o.json) {
       json j;
-      j["input"] = input;
+      j["input"] = shown_input(input);
       j["error"] = {{"category", error_code_name(e.code)}, {"message", e.message}};
-      std::cout << j.dump() << '\n';
+      std::cout << json_line(j) << '\n';
     } else {
-      std::cout << input << ": error: " << error_code_name(e.code) << ": " << e.message << '\n';
+      std::cout << shown_input(input) << ": error: " << error_code_name(e.code) << ": " << e.message << '\n';
     }
   };
   auto pos = Position::from_fen(fen);
@@ -297,10 +329,13 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
   }
   ++tally.answered;
   if (r->dead()) ++tally.dead;
-  if (verdict) (verdict->result == "1/2-1/2" ? tally.flag_draws : tally.flag_wins)++;
+  if (verdict) {
+    const bool decided = verdict->reason == FlagVerdict::Reason::Checkmate || verdict->reason == FlagVerdict::Reason::Stalemate;
+    (decided ? tally.flag_decided : verdict->result == "1/2-1/2" ? tally.flag_draws : tally.flag_wins)++;
+  }
   if (o.json) {
     json j;
-    j["input"] = input;
+    j["input"] = shown_input(input);
     j["fen"] = pos->to_fen();
     j["table"] = r->table;
     j["checkmate"] = r->checkmate;
@@ -331,7 +366,7 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
       }
       j["lines"] = arr;
     }
-    std::cout << j.dump() << '\n';
+    std::cout << json_line(j) << '\n';
     return;
   }
   std::string text;
@@ -356,7 +391,9 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
   }
   for (const auto& [mated, moves] : lines) {
     std::cout << " | mate of " << side_name(mated) << " in " << plies(static_cast<int>(moves.size())) << ": "
-              << format_line(*pos, moves);
+              << format_line(*pos, moves) << " (UCI:";
+    for (Move m : moves) std::cout << ' ' << to_uci(m);
+    std::cout << ')';
   }
   std::cout << " [table " << r->table << (r->castling_search ? ", castling search" : "")
             << (r->en_passant ? ", en passant" : "") << "]\n";
@@ -388,9 +425,12 @@ int cmd_probe(const std::vector<std::string>& dirs, const std::vector<std::strin
     if (epd == "-") {
       run_stream(std::cin);
     } else {
+      std::error_code ec;
+      if (std::filesystem::is_directory(epd, ec)) return report(make_error(ErrorCode::Io, epd + ": is a directory, not an EPD file"));
       std::ifstream in(epd);
       if (!in) return report(make_error(ErrorCode::Io, epd + ": cannot open"));
       run_stream(in);
+      if (in.bad()) return report(make_error(ErrorCode::Io, epd + ": read error"));
     }
   } else if (fens.empty()) {
     run_stream(std::cin);
@@ -404,6 +444,7 @@ int cmd_probe(const std::vector<std::string>& dirs, const std::vector<std::strin
     if (!o.flag.empty()) {
       std::cout << "; flag-falls: " << tally.flag_draws << " drawn (FIDE 5.2.2 / 6.9), " << tally.flag_wins
                 << " won by the opponent";
+      if (tally.flag_decided) std::cout << ", " << tally.flag_decided << " already checkmate or stalemate";
     }
     std::cout << '\n';
   }
@@ -433,10 +474,10 @@ int main(int argc, char** argv) {
   std::string out_dir = "tables";
   int threads = 0;
   auto* gen_cmd = app.add_subcommand("generate", "Build helpmate tables (missing subtables first)");
-  gen_cmd->add_option("--max-men", max_men, "build every material with up to N men (2..5)");
-  gen_cmd->add_option("materials", gen_keys, "material keys such as KRvK KBvKN");
+  auto* max_men_opt = gen_cmd->add_option("--max-men", max_men, "build every material with up to N men (2..5)");
+  gen_cmd->add_option("materials", gen_keys, "material keys such as KRvK KBvKN")->excludes(max_men_opt);
   gen_cmd->add_option("--out", out_dir, "table directory (default: tables)");
-  gen_cmd->add_option("--threads", threads, "OpenMP threads (default: all cores)");
+  gen_cmd->add_option("--threads", threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
 
   std::vector<std::string> ver_keys;
   std::string ver_dir = "tables";
@@ -444,13 +485,13 @@ int main(int argc, char** argv) {
   auto* ver_cmd = app.add_subcommand("verify", "Re-derive every entry of tables from their successors");
   ver_cmd->add_option("materials", ver_keys, "material keys (default: every table in --tables)");
   ver_cmd->add_option("--tables", ver_dir, "table directory (default: tables)");
-  ver_cmd->add_option("--threads", ver_threads, "OpenMP threads (default: all cores)");
+  ver_cmd->add_option("--threads", ver_threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
 
   std::vector<std::string> probe_dirs;
   std::vector<std::string> probe_fens;
   std::string probe_epd;
   ProbeOptions popt;
-  std::size_t cache_mb = 256;
+  std::int64_t cache_mb = 256;
   auto* probe_cmd = app.add_subcommand("probe", "Answer positions: dead?, who can mate, flag-fall verdict (FIDE 5.2.2, 6.9)");
   probe_cmd->add_option("fens", probe_fens, "positions in FEN (quote each); none: read --epd or standard input");
   probe_cmd->add_option("--tables", probe_dirs, "table directory (repeatable; default: tables)")->allow_extra_args(false);
@@ -458,14 +499,16 @@ int main(int argc, char** argv) {
   probe_cmd->add_flag("--json", popt.json, "one JSON object per line");
   probe_cmd->add_option("--flag", popt.flag, "whose flag fell: white, black or stm (the side to move)")
       ->check(CLI::IsMember({"white", "black", "stm"}));
-  probe_cmd->add_flag("--line", popt.line, "print a shortest helpmate line (SAN and UCI) for each side that can be mated");
-  probe_cmd->add_option("--cache-mb", cache_mb, "decompressed-block cache limit in MiB (default 256)");
+  probe_cmd->add_flag("--line", popt.line, "print a shortest helpmate line (SAN and UCI) for each side that can be mated (with --flag: the flagged side's opponent's mate)");
+  probe_cmd->add_option("--cache-mb", cache_mb, "decompressed-block cache limit in MiB, 0..1048576 (default 256)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;  // 2: usage error
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::cerr << "deadpos: usage: " << e.what() << " (see deadpos --help)\n";
+    return 2;
   }
   if (*perft_cmd) return cmd_perft(fen, depth, divide);
   if (*fen_cmd) return cmd_fen(fen2);
@@ -478,7 +521,7 @@ int main(int argc, char** argv) {
   if (*ver_cmd) return cmd_verify(ver_dir, ver_keys, ver_threads);
   if (*probe_cmd) {
     if (probe_dirs.empty()) probe_dirs.push_back("tables");
-    return cmd_probe(probe_dirs, probe_fens, probe_epd, popt, cache_mb);
+    return cmd_probe(probe_dirs, probe_fens, probe_epd, popt, static_cast<std::size_t>(cache_mb));
   }
   return 2;
 }

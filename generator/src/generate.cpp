@@ -78,6 +78,13 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   std::error_code ec;
   std::filesystem::create_directories(opt.out_dir, ec);
   if (ec) return make_error(ErrorCode::Io, opt.out_dir + ": cannot create directory: " + ec.message());
+  for (const Material& m : targets) {
+    if (m.men() > kMaxGenerateMen) {
+      return make_error(ErrorCode::InvalidArgument, "material " + m.key() + " has " + std::to_string(m.men()) +
+                                                        " men; deadpos generates tables of at most " +
+                                                        std::to_string(kMaxGenerateMen));
+    }
+  }
   GenerateResult res;
   res.removed_temporaries = remove_stale_temporaries(opt.out_dir);
   TableSet set(opt.out_dir);

@@ -111,6 +111,10 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
 // JSON text of the statistics (written beside a table as <KEY>.json).
 std::string stats_to_json(const TableStats& s);
 
+// Largest material generate() builds. The index supports kMaxTableMen, but a 6-man pawnless table
+// needs 4 x 462 x 64^4 bytes = 31 GB of arrays, more than the machines this project targets.
+inline constexpr int kMaxGenerateMen = 5;
+
 struct GenerateOptions {
   std::string out_dir;
   ProgressFn progress;
@@ -126,7 +130,8 @@ struct GenerateResult {
 // has its statistics beside it. A table file that exists and passes its checksums is kept.
 // Temporary files <name>.tmp.<pid> left in out_dir by a run that was killed (no process <pid>
 // any more) are removed first. Errors: Io (directory, write), MissingTable/CorruptTable (a
-// subtable that cannot be rebuilt), OutOfMemory. Not thread-safe (uses OpenMP inside).
+// subtable that cannot be rebuilt), OutOfMemory, InvalidArgument (a target of more than
+// kMaxGenerateMen men). Not thread-safe (uses OpenMP inside).
 Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt);
 
 // Loads the table of canonical material m from a file into memory (checks everything: header,
