@@ -12,7 +12,7 @@ D=build/tools/deadpos
 MEN=${DEADPOS_MAX_MEN:-4}
 
 echo "== generating helpmate tables up to $MEN men into tables/ =="
-$D generate --max-men "$MEN" --out tables | tail -n 1
+$D generate --max-men "$MEN" --out tables 2>&1 | tail -n 1  # last line: "built N tables ..." or the error
 
 echo
 echo "== public disputes (examples/positions-public.tsv): verdicts and shortest helpmates =="
