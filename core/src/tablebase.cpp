@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <list>
 #include <map>
+#include <array>
 #include <mutex>
 #include <unordered_map>
 
@@ -75,12 +76,20 @@ struct Tablebase::Impl {
   int max_men = 0;
   Options opt;
 
-  // LRU cache of decompressed blocks.
+  // LRU cache of decompressed blocks, in kShards independent shards (by a hash of the block key)
+  // so that threads probing different blocks do not wait on one mutex; each shard holds at most
+  // cache_bytes / kShards bytes, or one block. A hit copies the entry's byte under the shard's
+  // lock: no reference count is touched, so threads reading the same hot block do not bounce a
+  // counter between cores.
   using Block = std::shared_ptr<const std::vector<std::uint8_t>>;
-  mutable std::mutex mu;
-  mutable std::list<std::pair<std::uint64_t, Block>> lru;  // front = most recent
-  mutable std::unordered_map<std::uint64_t, std::list<std::pair<std::uint64_t, Block>>::iterator> where;
-  mutable std::size_t cached_bytes = 0;
+  static constexpr std::size_t kShards = 16;
+  struct alignas(64) Shard {
+    std::mutex mu;
+    std::list<std::pair<std::uint64_t, Block>> lru;  // front = most recent
+    std::unordered_map<std::uint64_t, std::list<std::pair<std::uint64_t, Block>>::iterator> where;
+    std::size_t bytes = 0;
+  };
+  mutable std::array<Shard, kShards> shards;
 
   static std::uint64_t code_of(const Material& m) {
     std::uint64_t c = 0;
@@ -110,28 +119,39 @@ struct Tablebase::Impl {
     return &*e.file;
   }
 
-  Result<Block> block(std::size_t id, const TableFile& f, std::uint32_t b) const {
+  // Byte `off` of block b of table id (decompressed and cached on a miss).
+  Result<std::uint8_t> entry(std::size_t id, const TableFile& f, std::uint32_t b, std::uint32_t off) const {
     const std::uint64_t key = (static_cast<std::uint64_t>(id) << 32) | b;
+    Shard& sh = shards[static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 60) % kShards];
     {
-      std::lock_guard lock(mu);
-      if (auto it = where.find(key); it != where.end()) {
-        lru.splice(lru.begin(), lru, it->second);
-        return it->second->second;
+      std::lock_guard lock(sh.mu);
+      if (auto it = sh.where.find(key); it != sh.where.end()) {
+        if (it->second != sh.lru.begin()) sh.lru.splice(sh.lru.begin(), sh.lru, it->second);
+        const auto& data = *it->second->second;
+        if (off >= data.size()) return corrupt_offset(f, b, off);
+        return data[off];
       }
     }
     auto data = std::make_shared<std::vector<std::uint8_t>>();
     if (Status s = f.read_block(b, *data); !s) return s.error();
-    std::lock_guard lock(mu);
-    if (auto it = where.find(key); it != where.end()) return it->second->second;  // raced: keep the first
-    lru.emplace_front(key, data);
-    where[key] = lru.begin();
-    cached_bytes += data->size();
-    while (cached_bytes > opt.cache_bytes && lru.size() > 1) {
-      cached_bytes -= lru.back().second->size();
-      where.erase(lru.back().first);
-      lru.pop_back();
+    if (off >= data->size()) return corrupt_offset(f, b, off);
+    const std::uint8_t v = (*data)[off];
+    std::lock_guard lock(sh.mu);
+    if (sh.where.count(key)) return v;  // raced with another thread: keep its copy
+    const std::size_t cap = opt.cache_bytes / kShards;
+    sh.bytes += data->size();
+    sh.lru.emplace_front(key, std::move(data));
+    sh.where[key] = sh.lru.begin();
+    while (sh.bytes > cap && sh.lru.size() > 1) {
+      sh.bytes -= sh.lru.back().second->size();
+      sh.where.erase(sh.lru.back().first);
+      sh.lru.pop_back();
     }
-    return Block(data);
+    return v;
+  }
+
+  static Error corrupt_offset(const TableFile& f, std::uint32_t b, std::uint32_t off) {
+    return make_error(ErrorCode::CorruptTable, f.name() + ": block " + std::to_string(b) + " has no entry " + std::to_string(off));
   }
 
   // Table values of a position without castling rights (an en passant right is ignored).
@@ -153,9 +173,9 @@ struct Tablebase::Impl {
     Values v{};
     for (Color x : {Color::White, Color::Black}) {
       const auto [b, off] = tf.locate(array_of(p.side_to_move(), x), idx);
-      auto blk = block(*id, tf, b);
-      if (!blk) return blk.error();
-      const std::uint8_t code = (**blk)[off];
+      auto e = entry(*id, tf, b, off);
+      if (!e) return e.error();
+      const std::uint8_t code = *e;
       if (code == DthmCode::kInvalid) {
         return make_error(ErrorCode::CorruptTable, tf.name() + ": entry " + std::to_string(idx) +
                                                        " is marked invalid for the legal position " + p.to_fen());

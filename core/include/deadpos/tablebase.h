@@ -51,7 +51,10 @@ const char* flag_reason_text(FlagVerdict::Reason r);
 class Tablebase {
  public:
   struct Options {
-    std::size_t cache_bytes = std::size_t{256} << 20;  // decompressed-block cache limit, bytes
+    // Decompressed-block cache limit, bytes. The cache has 16 shards of cache_bytes / 16 each,
+    // and a shard always keeps its latest block (256 KiB raw), so a limit under 4 MiB is exceeded
+    // by up to 16 blocks.
+    std::size_t cache_bytes = std::size_t{256} << 20;
   };
 
   // Indexes the *.dpt files of the directories (later directories do not override earlier ones).
