@@ -9,11 +9,13 @@
 //  * otherwise: the table of the position's material (colour-swapped if needed).
 #include "deadpos/tablebase.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <list>
 #include <map>
-#include <array>
 #include <mutex>
 #include <unordered_map>
 
@@ -40,11 +42,29 @@ std::uint8_t plus(std::uint8_t v, int k) {
   return static_cast<std::uint8_t>(v + k);
 }
 
-// FEN without the move counters: the identity of a position for the rules of play.
-std::string position_key(const Position& p) {
-  std::string f = p.to_fen();
-  f.erase(f.find(' ', f.find(' ', f.find(' ', f.find(' ') + 1) + 1) + 1));
-  return f;
+// The identity of a position for the rules of play (FIDE 9.2.3: placement, side to move, castling
+// rights, en passant square; not the move counters), exact and without building a FEN: the memo
+// key of the castling search.
+struct PositionKey {
+  std::array<std::uint64_t, 4> squares{};  // 4 bits per square: the Piece code (kNoPiece = 15)
+  std::uint64_t rest = 0;                  // side to move | castling rights << 1 | (ep square + 1) << 8
+  bool operator==(const PositionKey&) const = default;
+};
+struct PositionKeyHash {
+  std::size_t operator()(const PositionKey& k) const { return static_cast<std::size_t>(XXH3_64bits(&k, sizeof k)); }
+};
+
+PositionKey position_key(const Position& p) {
+  PositionKey k;
+  for (int s = 0; s < 64; ++s) {
+    const auto code = static_cast<std::uint64_t>(p.piece_on(square_at(s)));
+    k.squares[static_cast<std::size_t>(s / 16)] |= code << (4 * (s % 16));
+  }
+  const auto ep = p.en_passant();
+  k.rest = static_cast<std::uint64_t>(p.side_to_move() == Color::White ? 0 : 1) |
+           static_cast<std::uint64_t>(p.castling_rights()) << 1 |
+           static_cast<std::uint64_t>(ep ? to_index(*ep) + 1 : 0) << 8;
+  return k;
 }
 
 }  // namespace
@@ -186,7 +206,7 @@ struct Tablebase::Impl {
   }
 
   // Memo of castling-search results within one top-level request.
-  using Memo = std::unordered_map<std::string, Values>;
+  using Memo = std::unordered_map<PositionKey, Values, PositionKeyHash>;
 
   Result<Values> values(const Position& pos, Memo& memo, ProbeResult* info) const {
     // Checkmate and stalemate are decided by the rules alone: no table is needed (nor read), so a
@@ -199,7 +219,7 @@ struct Tablebase::Impl {
     }
     if (pos.castling_rights()) {
       if (info) info->castling_search = true;
-      const std::string key = position_key(pos);
+      const PositionKey key = position_key(pos);
       if (auto it = memo.find(key); it != memo.end()) return it->second;
       if (Status s = castling_search(pos, memo); !s) return s.error();
       return memo.at(key);
@@ -237,7 +257,7 @@ struct Tablebase::Impl {
   Status castling_search(const Position& root, Memo& memo) const {
     const std::uint8_t rights = root.castling_rights();
     std::vector<Position> nodes{root};
-    std::unordered_map<std::string, std::uint32_t> id{{position_key(root), 0}};
+    std::unordered_map<PositionKey, std::uint32_t, PositionKeyHash> id{{position_key(root), 0}};
     std::vector<std::vector<std::uint32_t>> preds(1);
     std::vector<Values> dist(1);
     for (std::size_t u = 0; u < nodes.size(); ++u) {
@@ -251,7 +271,7 @@ struct Tablebase::Impl {
       for (Move m : moves) {
         const Position pv = pu.after(m);
         if (pv.castling_rights() == rights) {
-          const std::string k = position_key(pv);
+          const PositionKey k = position_key(pv);
           auto [it, inserted] = id.try_emplace(k, static_cast<std::uint32_t>(nodes.size()));
           if (inserted) {
             if (nodes.size() >= kMaxSearchNodes) {
