@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "deadpos/index.h"
+#include "deadpos/solver.h"
 #include "deadpos/table.h"
 #include "test_probe_util.h"
 
@@ -525,6 +526,36 @@ TEST(CorruptTable, SubtableReachedByEnPassant) {
   EXPECT_NE(r.error().message.find("KPvK.dpt"), std::string::npos) << r.error().message;
   // The same placement without the right needs only KPvKP.
   EXPECT_TRUE(tb->probe(position_from("8/8/8/8/1pP5/k7/8/K7 b - - 0 1")));
+}
+
+// A well-formed subtable whose values sit at the format's 250-ply limit (a crafted file: real
+// values stay under 60): extending them by the en passant capture's ply must give an error, not
+// abort and not answer; the generator's loader refuses such a subtable too.
+TEST(CorruptTable, ValuesAtTheFormatLimitAreNotExtended) {
+  const Tablebase* full = nullptr;
+  ASSERT_TABLES(full);
+  TempDir dir;
+  copy_table("KPvKP", dir);
+  auto tf = TableFile::open(table_path("KPvK").string(), FileCheck::Full);
+  ASSERT_TRUE(tf) << tf.error().message;
+  std::array<std::vector<std::uint8_t>, kNumArrays> arrays;
+  for (int a = 0; a < kNumArrays; ++a) {
+    auto arr = tf->read_array(a);
+    ASSERT_TRUE(arr) << arr.error().message;
+    for (std::uint8_t& v : *arr)
+      if (v <= DthmCode::kMaxDthm) v = DthmCode::kMaxDthm;
+    arrays[static_cast<std::size_t>(a)] = std::move(*arr);
+  }
+  const std::string path = (dir.path() / "KPvK.dpt").string();
+  ASSERT_TRUE(write_table(path, tf->index(), arrays, 1));
+  auto tb = Tablebase::open({dir.str()});
+  ASSERT_TRUE(tb);
+  auto r = tb->probe(position_from("8/8/8/8/1pP5/k7/8/K7 b - c3 0 1"));
+  ASSERT_FALSE(r) << "answered a position whose DTHM would be 251 plies";
+  EXPECT_EQ(r.error().code, ErrorCode::CorruptTable) << r.error().message;
+  auto lt = load_table(path, *Material::parse("KPvK"));
+  ASSERT_FALSE(lt);
+  EXPECT_EQ(lt.error().code, ErrorCode::CorruptTable) << lt.error().message;
 }
 
 }  // namespace

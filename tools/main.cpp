@@ -212,7 +212,8 @@ int cmd_verify(const std::string& dir, const std::vector<std::string>& keys, int
     mats = *m;
   } else {
     std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+      const std::filesystem::directory_entry& e = *it;
       if (e.path().extension() != ".dpt") continue;
       auto m = Material::parse(e.path().stem().string());
       if (m && m->is_canonical() && m->men() <= kMaxGenerateMen) {
@@ -474,7 +475,8 @@ int main(int argc, char** argv) {
   std::string out_dir = "tables";
   int threads = 0;
   auto* gen_cmd = app.add_subcommand("generate", "Build helpmate tables (missing subtables first)");
-  auto* max_men_opt = gen_cmd->add_option("--max-men", max_men, "build every material with up to N men (2..5)");
+  auto* max_men_opt =
+      gen_cmd->add_option("--max-men", max_men, "build every material with up to N men (2..5)")->check(CLI::Range(2, kMaxGenerateMen));
   gen_cmd->add_option("materials", gen_keys, "material keys such as KRvK KBvKN")->excludes(max_men_opt);
   gen_cmd->add_option("--out", out_dir, "table directory (default: tables)");
   gen_cmd->add_option("--threads", threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
@@ -510,18 +512,28 @@ int main(int argc, char** argv) {
     std::cerr << "deadpos: usage: " << e.what() << " (see deadpos --help)\n";
     return 2;
   }
-  if (*perft_cmd) return cmd_perft(fen, depth, divide);
-  if (*fen_cmd) return cmd_fen(fen2);
-  if (*gen_cmd) {
-    if (max_men == 0 && gen_keys.empty()) {
-      return report(make_error(ErrorCode::InvalidArgument, "generate needs --max-men N or material keys"));
+  // Anything thrown below is a defect or an exhausted resource (e.g. std::bad_alloc outside the
+  // places that report OutOfMemory): one line and exit code 1, never an uncaught abort.
+  try {
+    if (*perft_cmd) return cmd_perft(fen, depth, divide);
+    if (*fen_cmd) return cmd_fen(fen2);
+    if (*gen_cmd) {
+      if (max_men == 0 && gen_keys.empty()) {
+        std::cerr << "deadpos: usage: generate needs --max-men N or material keys (see deadpos --help)\n";
+        return 2;
+      }
+      return cmd_generate(max_men, gen_keys, out_dir, threads);
     }
-    return cmd_generate(max_men, gen_keys, out_dir, threads);
-  }
-  if (*ver_cmd) return cmd_verify(ver_dir, ver_keys, ver_threads);
-  if (*probe_cmd) {
-    if (probe_dirs.empty()) probe_dirs.push_back("tables");
-    return cmd_probe(probe_dirs, probe_fens, probe_epd, popt, static_cast<std::size_t>(cache_mb));
+    if (*ver_cmd) return cmd_verify(ver_dir, ver_keys, ver_threads);
+    if (*probe_cmd) {
+      if (probe_dirs.empty()) probe_dirs.push_back("tables");
+      return cmd_probe(probe_dirs, probe_fens, probe_epd, popt, static_cast<std::size_t>(cache_mb));
+    }
+  } catch (const std::bad_alloc&) {
+    return report(make_error(ErrorCode::OutOfMemory, "out of memory"));
+  } catch (const std::exception& e) {
+    std::cerr << "deadpos: internal error: " << e.what() << '\n';
+    return 1;
   }
   return 2;
 }

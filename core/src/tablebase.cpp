@@ -34,11 +34,15 @@ constexpr std::uint8_t kNone = DthmCode::kNone;
 // can reach (each right fixes a king and a rook).
 constexpr std::size_t kMaxSearchNodes = 4'000'000;
 
-// v + k plies, or none. DTHM values of <= 7 men stay far below the 250-ply code limit (the
-// longest in the <= 5-man set is under 60), so exceeding it is a broken invariant, not input.
-std::uint8_t plus(std::uint8_t v, int k) {
+// v + k plies, or none. Errors: CorruptTable when the sum passes the format's 250-ply code limit
+// (docs/format.md section 3): real tables stay far below it (the longest DTHM of the <= 5-man set
+// is under 60), so only a crafted file with valid checksums gets here, and it gets no answer.
+Result<std::uint8_t> plus(std::uint8_t v, int k) {
   if (v > DthmCode::kMaxDthm) return kNone;
-  DEADPOS_CHECK(v + k <= DthmCode::kMaxDthm);
+  if (v + k > DthmCode::kMaxDthm) {
+    return make_error(ErrorCode::CorruptTable, "a table holds DTHM " + std::to_string(v) + ", and " + std::to_string(v + k) +
+                                                   " plies exceed the format's limit of " + std::to_string(DthmCode::kMaxDthm));
+  }
   return static_cast<std::uint8_t>(v + k);
 }
 
@@ -237,7 +241,11 @@ struct Tablebase::Impl {
         any_ep = true;
         auto v = values(pos.after(m), memo, nullptr);
         if (!v) return v.error();
-        for (Color x : {Color::White, Color::Black}) best[x] = std::min(best[x], plus((*v)[x], 1));
+        for (Color x : {Color::White, Color::Black}) {
+          auto c = plus((*v)[x], 1);
+          if (!c) return c.error();
+          best[x] = std::min(best[x], *c);
+        }
       }
       if (any_ep) {
         if (info) info->en_passant = true;
@@ -287,7 +295,9 @@ struct Tablebase::Impl {
           auto v = values(pv, memo, nullptr);
           if (!v) return v.error();
           for (Color x : {Color::White, Color::Black}) {
-            const std::uint8_t c = plus((*v)[x], 1);
+            auto cr = plus((*v)[x], 1);
+            if (!cr) return cr.error();
+            const std::uint8_t c = *cr;
             if (c <= DthmCode::kMaxDthm && (best[x] == DthmCode::kUnknown || c < best[x])) best[x] = c;
           }
         }
@@ -334,8 +344,11 @@ Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options 
     std::filesystem::directory_iterator it(dir, ec);
     if (ec) return make_error(ErrorCode::Io, dir + ": cannot list table directory: " + ec.message());
     std::vector<std::filesystem::path> files;
-    for (const auto& e : it)
-      if (e.path().extension() == ".dpt") files.push_back(e.path());
+    // increment(ec), not a range-for: a listing error must be a value, not an exception.
+    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+      if (it->path().extension() == ".dpt") files.push_back(it->path());
+    }
+    if (ec) return make_error(ErrorCode::Io, dir + ": cannot list table directory: " + ec.message());
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
       auto m = Material::parse(path.stem().string());

@@ -58,7 +58,9 @@ Status write_text_atomic(const std::string& path, const std::string& text) {
 std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
   std::vector<std::string> removed;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+  // increment(ec), not a range-for: a listing error leaves the files alone instead of throwing.
+  for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::filesystem::directory_entry& e = *it;
     const std::string name = e.path().filename().string();
     const auto at = name.rfind(".tmp.");
     if (at == std::string::npos || !e.is_regular_file(ec)) continue;
@@ -90,7 +92,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   TableSet set(opt.out_dir);
   for (const Material& m : build_order(targets)) {
     const std::string path = opt.out_dir + "/" + table_file_name(m);
-    if (std::filesystem::exists(path)) {
+    if (std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
         res.skipped.push_back(m.key());
         continue;

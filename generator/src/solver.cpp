@@ -1316,7 +1316,17 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
     for (std::uint64_t b = 0; b < per_array * kNumArrays; ++b) {
       const std::uint64_t first = (b % per_array) * kBlockEntries;
       const Status st = f->read_block(static_cast<std::uint32_t>(b), buf);
-      if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
+      // The solver extends subtable values by 1 or 2 plies (a capture, or a double push and the en
+      // passant capture): a value within 2 of the format's limit cannot be extended. Real tables
+      // stay far below it; refusing such a file keeps a crafted one from aborting the solver.
+      const bool extendable = std::none_of(buf.begin(), buf.end(), [](std::uint8_t v) {
+        return v >= DthmCode::kMaxDthm - 1 && v <= DthmCode::kMaxDthm;
+      });
+      if (st && !extendable) {
+#pragma omp critical(load_table_errors)
+        errors.emplace_back(b, make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " holds a DTHM of " +
+                                                                       std::to_string(DthmCode::kMaxDthm - 1) + " plies or more, which the solver cannot extend"));
+      } else if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
         std::memcpy(t->arrays[static_cast<std::size_t>(b / per_array)].data() + first, buf.data(), buf.size());
       } else {
 #pragma omp critical(load_table_errors)
@@ -1405,6 +1415,7 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
     for (Color s : {Color::White, Color::Black})
       scan_frontier(geo, arrays_of(s, Color::White), arrays_of(s, Color::Black), 0, frontier[static_cast<std::size_t>(to_index(s))][0]);
   }
+  bool finished = false;  // a level with nothing to expand was reached
   for (int d = 0; d < DthmCode::kMaxDthm; ++d) {
     const auto cur = static_cast<std::size_t>(d & 1);
     const auto nxt = cur ^ 1;
@@ -1466,7 +1477,16 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
 #endif
     }
     report("solve", std::min(1.0, static_cast<double>(d + 1) / 64.0));
-    if (expanded == 0 && d >= max_seed) break;
+    if (expanded == 0 && d >= max_seed) {
+      finished = true;
+      break;
+    }
+  }
+  if (!finished) {
+    // Values past the format's 250-ply limit would otherwise read as "none" (no helpmate): never
+    // reached by <= 5 men (longest DTHM under 60), so this guards larger materials.
+    return make_error(ErrorCode::InvalidArgument, m.key() + ": a DTHM exceeds the format's limit of " +
+                                                      std::to_string(DthmCode::kMaxDthm) + " plies");
   }
   for (auto& a : out.arrays) {
     std::uint8_t* p = a.data();
