@@ -160,20 +160,40 @@ Status write_table(const std::string& path, const TableIndex& index,
   std::array<std::byte, 8> trailer{};
   store_le<std::uint64_t>(trailer.data(), file_hash);
 
+  std::vector<std::span<const std::byte>> parts;
+  parts.reserve(comp.size() + 3);
+  parts.emplace_back(header_bytes);
+  for (const auto& c : comp) parts.emplace_back(c);
+  parts.emplace_back(index_bytes);
+  parts.emplace_back(trailer);
+  return write_file_atomic(path, parts);
+}
+
+Status write_file_atomic(const std::string& path, const std::vector<std::span<const std::byte>>& parts) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return make_error(ErrorCode::Io, tmp + ": cannot create: " + std::strerror(errno));
-  Status s = write_all(fd, header_bytes.data(), header_bytes.size(), tmp);
-  for (std::size_t b = 0; s.ok() && b < comp.size(); ++b) s = write_all(fd, comp[b].data(), comp[b].size(), tmp);
-  if (s.ok()) s = write_all(fd, index_bytes.data(), index_bytes.size(), tmp);
-  if (s.ok()) s = write_all(fd, trailer.data(), trailer.size(), tmp);
+  Status s = Ok{};
+  for (std::size_t i = 0; s.ok() && i < parts.size(); ++i) s = write_all(fd, parts[i].data(), parts[i].size(), tmp);
   if (s.ok() && ::fsync(fd) != 0) s = make_error(ErrorCode::Io, tmp + ": fsync failed: " + std::strerror(errno));
   ::close(fd);
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) {
     s = make_error(ErrorCode::Io, path + ": rename failed: " + std::strerror(errno));
   }
-  if (!s.ok()) ::unlink(tmp.c_str());
-  return s;
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  // The rename itself is durable once the directory is synced (best effort: some file systems
+  // refuse fsync on a directory, and the file is complete either way).
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    (void)::fsync(dfd);
+    ::close(dfd);
+  }
+  return Ok{};
 }
 
 namespace {

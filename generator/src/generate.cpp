@@ -38,18 +38,7 @@ void reset_peak_rss() {
 }
 
 Status write_text_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out || !(out << text) || !out.flush()) {
-      return make_error(ErrorCode::Io, tmp + ": cannot write");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return make_error(ErrorCode::Io, path + ": rename failed: " + std::strerror(errno));
-  }
-  return Ok{};
+  return write_file_atomic(path, {std::as_bytes(std::span(text.data(), text.size()))});
 }
 
 // Removes <name>.tmp.<pid> files in dir whose writer process no longer exists (a killed run:

@@ -1,5 +1,5 @@
 // Positions: Placement (any arrangement, as an index or a FEN parser yields it) and Position
-// (a placement that passed the legality checks of docs/fen.md, with the full rules of play).
+// (a placement that passed the legality checks of docs/cli.md, "FEN input", and docs/rules.md, with the full rules of play).
 //
 // Thread-safety: both types are plain values; distinct objects may be used from any thread.
 #pragma once
@@ -50,7 +50,7 @@ struct Placement {
   static Result<Placement> parse_fen(std::string_view fen);
 };
 
-// Why a FEN or placement was rejected (one category per check, see docs/fen.md). The message of
+// Why a FEN or placement was rejected (one category per check, see docs/cli.md, "FEN input", and docs/rules.md). The message of
 // the accompanying Error says which field/square.
 enum class FenProblem : std::uint8_t {
   FieldCount,        // not 4-6 space-separated fields

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,11 +71,18 @@ struct TableHeader {
   std::array<ArraySummary, kNumArrays> summary{};
 };
 
-// Writes a table atomically to `path`. arrays: kNumArrays vectors of index.size() bytes each.
+// Writes a table atomically to `path` (write_file_atomic). arrays: kNumArrays vectors of
+// index.size() bytes each, codes of section 3 of docs/format.md (aborts through DEADPOS_CHECK on a
+// wrong size or a kUnknown byte: a caller's defect). zstd_level: 1..22 (format.md section 5 uses 9).
 // Compression runs on the calling thread's OpenMP team (output bytes independent of thread count).
 // Errors: ErrorCode::Io naming the path.
 Status write_table(const std::string& path, const TableIndex& index,
                    const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level = 9);
+
+// Writes the concatenation of `parts` to `path` atomically: to `<path>.tmp.<pid>`, fsync, rename,
+// fsync of the directory (docs/format.md section 5). A reader never sees a partial file under
+// `path`; on failure the temporary is removed. Errors: ErrorCode::Io naming the file.
+Status write_file_atomic(const std::string& path, const std::vector<std::span<const std::byte>>& parts);
 
 // Random-access bytes of a table (style rule 28): a file read with pread, or memory (tests,
 // fuzzing). Implementations are thread-safe.
