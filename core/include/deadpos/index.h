@@ -1,7 +1,7 @@
 // Position <-> index for one material (docs/format.md, section "Index"). One index serves both the
 // solver and the file: entries are addressed by a king-pair slot and one field per non-king man.
 //
-//   index = kk_slot * stride[0] + sum_j field_j * stride[j+1]
+//   index = kk_slot * stride(0) + sum over slots j >= 2 of field_j * stride(j)
 //
 // Pawnless materials use the 8-fold symmetry of the board: the White king is brought into the
 // triangle a1-d1-d4 and, with the White king on the a1-h8 diagonal, the Black king on or below it
@@ -54,15 +54,18 @@ class TableIndex {
   Piece piece(int j) const { return pieces_[static_cast<std::size_t>(j)]; }
   // Number of index values (entries per side-to-move array).
   std::uint64_t size() const { return size_; }
-  std::uint64_t stride(int field) const { return strides_[static_cast<std::size_t>(field)]; }
+  // stride(0): of the king-pair slot; stride(j), j >= 2: of the man in slot j (the last man has 1);
+  // stride(1) is unused (0).
+  std::uint64_t stride(int slot) const { return strides_[static_cast<std::size_t>(slot)]; }
   int kk_slots() const { return pawns_ ? 2048 : 462; }
 
   // Canonical index of a placement. Precondition: a legal placement of this material (distinct
   // squares, kings not adjacent, pawns on ranks 2-7), men of one kind in any order.
   std::uint64_t encode(const Squares& sq) const;
   // Squares of pos's men in slot order (men of one kind in board order), ready for encode().
-  // Precondition (checked, aborts): Material::of(pos) == material(), i.e. the caller has already
-  // colour-swapped a position of the swapped material.
+  // Precondition: Material::of(pos) == material(), i.e. the caller has already colour-swapped a
+  // position of the swapped material (partly checked: aborts if a kind has fewer men than the
+  // material; extra men are not detected).
   Squares squares_of(const Position& pos) const;
   // The canonical placement of index i; false for a broken entry (see above).
   bool decode(std::uint64_t i, Squares& sq) const;
@@ -78,7 +81,7 @@ class TableIndex {
   bool pawns_ = false;
   int men_ = 0;
   std::array<Piece, kMaxTableMen> pieces_{};
-  std::array<std::uint64_t, kMaxTableMen> strides_{};  // strides_[0] for the kk slot, [j-1] for man j
+  std::array<std::uint64_t, kMaxTableMen> strides_{};  // see stride()
   // Groups of identical men: [start, end) slot ranges with the same piece.
   std::vector<std::pair<int, int>> groups_;
   std::uint64_t size_ = 0;

@@ -30,8 +30,8 @@ struct Error {
   std::string message;  // one line, names what and where
 };
 
-// Holds either a T or an Error. Access to the wrong alternative is a programmer error (asserts
-// through std::get, which throws std::bad_variant_access).
+// Holds either a T or an Error. Access to the wrong alternative is a programmer error: std::get
+// throws std::bad_variant_access (the deadpos command reports it as an internal error, exit 1).
 template <typename T>
 class [[nodiscard]] Result {
  public:

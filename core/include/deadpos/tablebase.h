@@ -57,7 +57,8 @@ class Tablebase {
     std::size_t cache_bytes = std::size_t{256} << 20;
   };
 
-  // Indexes the *.dpt files of the directories (later directories do not override earlier ones).
+  // Indexes the *.dpt files of the directories (later directories do not override earlier ones;
+  // files whose name is not a canonical material key of at most kMaxTableMen men are skipped).
   // Nothing is read yet. Errors: Io if a directory cannot be listed.
   static Result<Tablebase> open(const std::vector<std::string>& dirs, Options opt);
   static Result<Tablebase> open(const std::vector<std::string>& dirs) { return open(dirs, Options{}); }
@@ -66,9 +67,11 @@ class Tablebase {
   Tablebase& operator=(Tablebase&&) noexcept;
   ~Tablebase();
 
-  // Exact answer for pos. Errors: TooManyMen (more men than any loaded table), MissingTable (a
-  // table the answer needs is absent: names it), CorruptTable (a checksum or format check failed:
-  // names the file; never a wrong answer), InvalidArgument (castling search over its size limit).
+  // Exact answer for pos. A checkmate or stalemate is answered by the rules alone, whatever tables
+  // are loaded. Errors: TooManyMen (more men than any loaded table), MissingTable (a table the
+  // answer needs is absent: names it), CorruptTable (a checksum or format check failed, or a value
+  // that cannot be right: names the file; never a wrong answer), Io (a table file cannot be read
+  // any more), InvalidArgument (castling search over its size limit).
   Result<ProbeResult> probe(const Position& pos) const;
 
   // One shortest sequence of legal moves from pos that ends with `mated` checkmated: exactly

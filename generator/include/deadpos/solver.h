@@ -32,13 +32,13 @@ struct LoadedTable {
 };
 
 // Tables by material, loaded from a directory on demand or added after generation.
-// Not thread-safe for get()/add(); value() is const and thread-safe once the tables it needs
-// are present (call require() before a parallel section).
+// require(), add() and retain_only() are not thread-safe; find() and value() are const and
+// thread-safe once the tables they need are present (call require() before a parallel section).
 class TableSet {
  public:
   explicit TableSet(std::string dir) : dir_(std::move(dir)) {}
-  // Loads (and checks) the table of a canonical material, if not already present.
-  // Errors: MissingTable, Io, CorruptTable naming the file.
+  // Loads (and checks: load_table) the table of a canonical material, if not already present.
+  // Errors: MissingTable (absent or unreadable file), CorruptTable naming the file, OutOfMemory.
   Status require(const Material& canonical);
   void add(const Material& m, std::unique_ptr<LoadedTable> t);
   // Drops every table except those in keep.
@@ -90,7 +90,10 @@ struct TableStats {
 };
 
 // Solves a canonical material. Every subtable (m.successors()) must be present in `subtables`.
-// Output arrays are byte-identical for any number of OpenMP threads.
+// Output: the four arrays of docs/format.md section 3 (DTHM in plies, or kNone/kInvalid), byte-
+// identical for any number of OpenMP threads. Runs OpenMP teams; `progress` (may be empty) is
+// called from OpenMP thread 0. Errors: InvalidArgument (not canonical, more than kMaxTableMen men,
+// or a DTHM past the format's 250-ply limit), MissingTable (a subtable not loaded), OutOfMemory.
 Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const ProgressFn& progress);
 
 // Statistics of a solved table (needs only the table itself).
@@ -100,6 +103,9 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress);
 // generation (core/ Position), using the table itself and its subtables, and checks the domain
 // (kInvalid exactly where the placement is not a legal table position). Returns the number of
 // mismatches; up to max_report of them are described (with FEN) in `report`.
+// checked: index values x 2 sides to move; mismatches: per (entry, target side), so at most
+// 2 x checked. Precondition: every subtable present (aborts otherwise). Thread-safe in the sense
+// of solve(): one call at a time per TableSet, OpenMP inside.
 struct VerifyResult {
   std::uint64_t checked = 0;
   std::uint64_t mismatches = 0;
