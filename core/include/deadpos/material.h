@@ -52,9 +52,11 @@ struct Material {
 };
 
 // Every canonical material with 2..max_men men (kings included), in an order where every
-// successor of a material comes before it. Deterministic.
+// successor of a material comes before it. Deterministic. Precondition: 2 <= max_men <=
+// kMaxTableMen (callers check; larger values are not meaningful for tables).
 std::vector<Material> all_materials(int max_men);
-// The canonical materials needed to build `m`, including m itself, in build order.
+// The canonical materials needed to build the targets (each canonicalised), including the targets
+// themselves, in build order (every successor first).
 std::vector<Material> build_order(const std::vector<Material>& targets);
 
 }  // namespace deadpos

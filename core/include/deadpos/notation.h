@@ -11,8 +11,10 @@
 
 namespace deadpos {
 
+// UCI long algebraic text of a move ("e2e4", "e7e8q"); Move::none() gives "0000".
 std::string to_uci(Move m);
-// Parses a UCI move and checks it is legal in pos. Errors: ErrorCode::InvalidMove.
+// Parses a UCI move (promotion letter in lower case, as UCI writes it) and checks it is legal in
+// pos. Errors: ErrorCode::InvalidMove.
 Result<Move> parse_uci(const Position& pos, std::string_view uci);
 
 // SAN of a legal move in pos, with minimal disambiguation (file, then rank, then both), 'x' for
@@ -24,10 +26,11 @@ std::string to_san(const Position& pos, Move m);
 // (ErrorCode::InvalidMove): malformed text, no such legal move, or ambiguous text.
 Result<Move> parse_san(const Position& pos, std::string_view san);
 
-// SAN of a whole line of legal moves from pos, e.g. {"e4", "e5", "Qh5"}.
+// SAN of a whole line from pos, e.g. {"e4", "e5", "Qh5"}. Precondition: each move is legal in
+// the position the previous ones reach.
 std::vector<std::string> line_to_san(Position pos, const std::vector<Move>& moves);
 // The line as a reader writes it, with move numbers from pos's fullmove number:
-// "1. e4 e5 2. Qh5", or "7... Kb8 8. Ra8#" when Black moves first.
+// "1. e4 e5 2. Qh5", or "7... Kb8 8. Ra8#" when Black moves first. Precondition: as line_to_san.
 std::string format_line(const Position& pos, const std::vector<Move>& moves);
 
 // The FEN part of a line holding a FEN or an EPD record (4 fields followed by operations such as

@@ -45,7 +45,8 @@ struct Placement {
   bool operator==(const Placement&) const = default;
 
   // Parses the syntax of a FEN (6 fields; 4 fields accepted with counters defaulting to 0 and 1;
-  // 5 fields with the fullmove number defaulting to 1). Legality is not checked here.
+  // 5 fields with the fullmove number defaulting to 1; halfmove clock 0..100000, fullmove number
+  // 1..100000). Legality is not checked here.
   // Errors: ErrorCode::InvalidFen, message naming the field and the problem.
   static Result<Placement> parse_fen(std::string_view fen);
 };

@@ -75,7 +75,7 @@ enum class Square : std::uint8_t {
 inline constexpr int kNumSquares = 64;
 
 constexpr int to_index(Square s) { return static_cast<int>(s); }
-// Checked conversion from an integer index (0..63).
+// Conversion from an integer index (0..63), checked by assert in builds with assertions.
 constexpr Square square_at(int i) {
   assert(i >= 0 && i < 64);
   return static_cast<Square>(i);
