@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "deadpos/bitboard.h"
 #include "deadpos/index.h"
 #include "deadpos/material.h"
@@ -110,13 +111,7 @@ class IndexExhaustive : public testing::TestWithParam<const char*> {};
 // Debug and sanitizer builds are 10-15 times slower here (about 3 minutes for the whole list):
 // they enumerate only the 4-man materials with pawns, which still have identical men (KPPvK);
 // the pawnless 4-man ones (KBvKN, KNNvK, KRvKB: diagonal duplicates) run in Release.
-bool slow_build() {
-#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
-  return true;
-#else
-  return false;
-#endif
-}
+bool slow_build() { return test::slow_build(); }
 
 TEST_P(IndexExhaustive, EveryPlacementRoundTripsAndMultiplicitiesMatch) {
   const TableIndex idx = index_of(GetParam());

@@ -364,13 +364,7 @@ class Bfs {
 // Sampling.
 
 // Debug and sanitizer builds (see the file comment).
-bool reduced_build() {
-#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
-  return true;
-#else
-  return false;
-#endif
-}
+bool reduced_build() { return test::slow_build(); }
 
 // Node budgets per target side: kBudgetFinite when the table gives a finite value (the search
 // stops as soon as it finds the first mate), kBudgetNone when it says none (the search can only

@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_util.h"
 #include "deadpos/bitboard.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
@@ -265,13 +266,7 @@ struct TempDir {
 
 // Debug and sanitizer builds solve about 300 times slower (the solver checks every predecessor
 // index there): they build KPvK and its 3-man subtables only, not KBvKN.
-bool slow_build() {
-#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
-  return true;
-#else
-  return false;
-#endif
-}
+bool slow_build() { return test::slow_build(); }
 
 TEST(TableDeterminism, OneAndTwoThreadsWriteIdenticalFiles) {
   std::vector<Material> targets = {test::material("KBvKN"), test::material("KPvK")};

@@ -12,6 +12,16 @@
 
 namespace deadpos::test {
 
+// Builds with assertions or ASan run the solver's self-checks and are 10-300 times slower: the
+// table, index and oracle tests use smaller samples there (each says what it leaves out).
+inline bool slow_build() {
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+  return true;
+#else
+  return false;
+#endif
+}
+
 // Parses a FEN that the test expects to be valid. Throws (which gtest reports as a failure of the
 // running test, with the message) instead of returning a half-made position.
 inline Position position_from(std::string_view fen) {
