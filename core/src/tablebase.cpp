@@ -2,84 +2,49 @@
 //
 // Value of a position for both targets, V(p) = (DTHM_White, DTHM_Black) as byte codes:
 //  * castling rights: exact search over the positions reachable while keeping exactly these
-//    rights (a finite graph), seeded with the values of moves that lose a right (recursively: the
-//    rights only shrink) and solved by breadth-first buckets, like the generator;
+//    rights (castling_search.h);
 //  * an en passant capture is legal: min(V(same placement without the right) if it has a legal
 //    move, 1 + V(after each en passant capture));
-//  * otherwise: the table of the position's material (colour-swapped if needed).
+//  * otherwise: the table of the position's material (colour-swapped if needed), read through the
+//    block cache (block_cache.h).
+// This file keeps the table registry (lazily opened files by material), the table lookup, the en
+// passant rule and the public methods.
 #include "deadpos/tablebase.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
-#include <array>
 #include <filesystem>
-#include <list>
 #include <map>
 #include <mutex>
 #include <unordered_map>
 
+#include "block_cache.h"
+#include "castling_search.h"
 #include "deadpos/index.h"
 #include "deadpos/material.h"
 #include "deadpos/table.h"
+#include "probe_values.h"
 
 namespace deadpos {
 
-namespace {
-
-using Values = ByColor<std::uint8_t>;  // DthmCode bytes, indexed by the side to be mated
-
-constexpr std::uint8_t kNone = DthmCode::kNone;
-// Castling search limit: positions per connected set of equal rights. Far above what <= 7 men
-// can reach (each right fixes a king and a rook).
-constexpr std::size_t kMaxSearchNodes = 4'000'000;
-
-// v + k plies, or none. Errors: CorruptTable when the sum passes the format's 250-ply code limit
-// (docs/format.md section 3): real tables stay far below it (the longest DTHM of the <= 5-man set
-// is under 60), so only a crafted file with valid checksums gets here, and it gets no answer.
-Result<std::uint8_t> plus(std::uint8_t v, int k) {
-  if (v > DthmCode::kMaxDthm) return kNone;
-  if (v + k > DthmCode::kMaxDthm) {
-    return make_error(ErrorCode::CorruptTable, "a table holds DTHM " + std::to_string(v) + ", and " + std::to_string(v + k) +
-                                                   " plies exceed the format's limit of " + std::to_string(DthmCode::kMaxDthm));
-  }
-  return static_cast<std::uint8_t>(v + k);
-}
-
-// The identity of a position for the rules of play (FIDE 9.2.3: placement, side to move, castling
-// rights, en passant square; not the move counters), exact and without building a FEN: the memo
-// key of the castling search.
-struct PositionKey {
-  std::array<std::uint64_t, 4> squares{};  // 4 bits per square: the Piece code (kNoPiece = 15)
-  std::uint64_t rest = 0;                  // side to move | castling rights << 1 | (ep square + 1) << 8
-  bool operator==(const PositionKey&) const = default;
-};
-struct PositionKeyHash {
-  std::size_t operator()(const PositionKey& k) const { return static_cast<std::size_t>(XXH3_64bits(&k, sizeof k)); }
-};
-
-PositionKey position_key(const Position& p) {
-  PositionKey k;
-  for (int s = 0; s < 64; ++s) {
-    const auto code = static_cast<std::uint64_t>(p.piece_on(square_at(s)));
-    k.squares[static_cast<std::size_t>(s / 16)] |= code << (4 * (s % 16));
-  }
-  const auto ep = p.en_passant();
-  k.rest = static_cast<std::uint64_t>(p.side_to_move() == Color::White ? 0 : 1) |
-           static_cast<std::uint64_t>(p.castling_rights()) << 1 |
-           static_cast<std::uint64_t>(ep ? to_index(*ep) + 1 : 0) << 8;
-  return k;
-}
-
-}  // namespace
+using internal::BlockCache;
+using internal::kNone;
+using internal::plus;
+using internal::position_key;
+using internal::PositionKey;
+using internal::Values;
 
 const char* flag_reason_text(FlagVerdict::Reason r) {
   switch (r) {
-    case FlagVerdict::Reason::Checkmate: return "the position is checkmate: the game was already over";
-    case FlagVerdict::Reason::Stalemate: return "the position is stalemate: the game was already drawn";
-    case FlagVerdict::Reason::DeadPosition: return "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
-    case FlagVerdict::Reason::OpponentCannotMate: return "the opponent cannot checkmate by any sequence of legal moves (FIDE 6.9)";
-    case FlagVerdict::Reason::OpponentCanMate: return "the opponent can checkmate by a sequence of legal moves (FIDE 6.9)";
+    case FlagVerdict::Reason::Checkmate:
+      return "the position is checkmate: the game was already over";
+    case FlagVerdict::Reason::Stalemate:
+      return "the position is stalemate: the game was already drawn";
+    case FlagVerdict::Reason::DeadPosition:
+      return "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
+    case FlagVerdict::Reason::OpponentCannotMate:
+      return "the opponent cannot checkmate by any sequence of legal moves (FIDE 6.9)";
+    case FlagVerdict::Reason::OpponentCanMate:
+      return "the opponent can checkmate by a sequence of legal moves (FIDE 6.9)";
   }
   return "?";
 }
@@ -98,27 +63,16 @@ struct Tablebase::Impl {
   // type): avoids building the key string on every probe.
   std::unordered_map<std::uint64_t, std::size_t> id_by_code;
   int max_men = 0;
-  Options opt;
 
-  // LRU cache of decompressed blocks, in kShards independent shards (by a hash of the block key)
-  // so that threads probing different blocks do not wait on one mutex; each shard holds at most
-  // cache_bytes / kShards bytes, or one block. A hit copies the entry's byte under the shard's
-  // lock: no reference count is touched, so threads reading the same hot block do not bounce a
-  // counter between cores.
-  using Block = std::shared_ptr<const std::vector<std::uint8_t>>;
-  static constexpr std::size_t kShards = 16;
-  struct alignas(64) Shard {
-    std::mutex mu;
-    std::list<std::pair<std::uint64_t, Block>> lru;  // front = most recent
-    std::unordered_map<std::uint64_t, std::list<std::pair<std::uint64_t, Block>>::iterator> where;
-    std::size_t bytes = 0;
-  };
-  mutable std::array<Shard, kShards> shards;
+  mutable BlockCache cache;
+
+  explicit Impl(const Options& opt) : cache(opt.cache_bytes) {}
 
   static std::uint64_t code_of(const Material& m) {
     std::uint64_t c = 0;
     for (Color col : {Color::White, Color::Black})
-      for (int t = 0; t < kNumPieceTypes; ++t) c = (c << 4) | static_cast<std::uint64_t>(m.count[col][static_cast<PieceType>(t)]);
+      for (int t = 0; t < kNumPieceTypes; ++t)
+        c = (c << 4) | static_cast<std::uint64_t>(m.count[col][static_cast<PieceType>(t)]);
     return c;
   }
 
@@ -143,46 +97,17 @@ struct Tablebase::Impl {
     return &*e.file;
   }
 
-  // Byte `off` of block b of table id (decompressed and cached on a miss).
+  // Byte `off` of block b of table id (decompressed and cached on a miss). The cache key is the
+  // entry id in the high 32 bits and the block in the low 32: unique over every table.
   Result<std::uint8_t> entry(std::size_t id, const TableFile& f, std::uint32_t b, std::uint32_t off) const {
-    const std::uint64_t key = (static_cast<std::uint64_t>(id) << 32) | b;
-    Shard& sh = shards[static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 60) % kShards];
-    {
-      std::lock_guard lock(sh.mu);
-      if (auto it = sh.where.find(key); it != sh.where.end()) {
-        if (it->second != sh.lru.begin()) sh.lru.splice(sh.lru.begin(), sh.lru, it->second);
-        const auto& data = *it->second->second;
-        if (off >= data.size()) return corrupt_offset(f, b, off);
-        return data[off];
-      }
-    }
-    auto data = std::make_shared<std::vector<std::uint8_t>>();
-    if (Status s = f.read_block(b, *data); !s) return s.error();
-    if (off >= data->size()) return corrupt_offset(f, b, off);
-    const std::uint8_t v = (*data)[off];
-    std::lock_guard lock(sh.mu);
-    if (sh.where.count(key)) return v;  // raced with another thread: keep its copy
-    const std::size_t cap = opt.cache_bytes / kShards;
-    sh.bytes += data->size();
-    sh.lru.emplace_front(key, std::move(data));
-    sh.where[key] = sh.lru.begin();
-    while (sh.bytes > cap && sh.lru.size() > 1) {
-      sh.bytes -= sh.lru.back().second->size();
-      sh.where.erase(sh.lru.back().first);
-      sh.lru.pop_back();
-    }
-    return v;
-  }
-
-  static Error corrupt_offset(const TableFile& f, std::uint32_t b, std::uint32_t off) {
-    return make_error(ErrorCode::CorruptTable, f.name() + ": block " + std::to_string(b) + " has no entry " + std::to_string(off));
+    return cache.entry((static_cast<std::uint64_t>(id) << 32) | b, f, b, off);
   }
 
   // Table values of a position without castling rights (an en passant right is ignored).
   Result<Values> lookup(const Position& pos) const {
     if (pos.men() > max_men) {
-      return make_error(ErrorCode::TooManyMen, std::to_string(pos.men()) + " men on the board, tables go up to " +
-                                                   std::to_string(max_men));
+      return make_error(ErrorCode::TooManyMen,
+                        std::to_string(pos.men()) + " men on the board, tables go up to " + std::to_string(max_men));
     }
     const Material m = Material::of(pos);
     const bool swap = !m.is_canonical();
@@ -210,7 +135,7 @@ struct Tablebase::Impl {
   }
 
   // Memo of castling-search results within one top-level request.
-  using Memo = std::unordered_map<PositionKey, Values, PositionKeyHash>;
+  using Memo = internal::CastlingMemo;
 
   Result<Values> values(const Position& pos, Memo& memo, ProbeResult* info) const {
     // Checkmate and stalemate are decided by the rules alone: no table is needed (nor read), so a
@@ -225,7 +150,9 @@ struct Tablebase::Impl {
       if (info) info->castling_search = true;
       const PositionKey key = position_key(pos);
       if (auto it = memo.find(key); it != memo.end()) return it->second;
-      if (Status s = castling_search(pos, memo); !s) return s.error();
+      // Successors that lose a right are valued by this function again, sharing the memo.
+      const auto values_of = [&](const Position& p) { return values(p, memo, nullptr); };
+      if (Status s = internal::castling_search(pos, memo, values_of); !s) return s.error();
       return memo.at(key);
     }
     if (pos.en_passant()) {
@@ -259,76 +186,6 @@ struct Tablebase::Impl {
     }
     return lookup(pos);
   }
-
-  // Solves every position reachable from root while keeping exactly root's castling rights and
-  // stores their values in memo (docs/design.md, "Probing").
-  Status castling_search(const Position& root, Memo& memo) const {
-    const std::uint8_t rights = root.castling_rights();
-    std::vector<Position> nodes{root};
-    std::unordered_map<PositionKey, std::uint32_t, PositionKeyHash> id{{position_key(root), 0}};
-    std::vector<std::vector<std::uint32_t>> preds(1);
-    std::vector<Values> dist(1);
-    for (std::size_t u = 0; u < nodes.size(); ++u) {
-      const Position pu = nodes[u];
-      const MoveList moves = pu.legal_moves();
-      Values best{{DthmCode::kUnknown, DthmCode::kUnknown}};
-      if (moves.empty()) {
-        const bool mate = pu.in_check();
-        for (Color x : {Color::White, Color::Black}) best[x] = (mate && x == pu.side_to_move()) ? 0 : kNone;
-      }
-      for (Move m : moves) {
-        const Position pv = pu.after(m);
-        if (pv.castling_rights() == rights) {
-          const PositionKey k = position_key(pv);
-          auto [it, inserted] = id.try_emplace(k, static_cast<std::uint32_t>(nodes.size()));
-          if (inserted) {
-            if (nodes.size() >= kMaxSearchNodes) {
-              return make_error(ErrorCode::InvalidArgument, "castling search from " + root.to_fen() + " exceeds " +
-                                                                std::to_string(kMaxSearchNodes) + " positions");
-            }
-            nodes.push_back(pv);
-            preds.emplace_back();
-            dist.emplace_back();
-          }
-          preds[it->second].push_back(static_cast<std::uint32_t>(u));
-        } else {
-          auto v = values(pv, memo, nullptr);
-          if (!v) return v.error();
-          for (Color x : {Color::White, Color::Black}) {
-            auto cr = plus((*v)[x], 1);
-            if (!cr) return cr.error();
-            const std::uint8_t c = *cr;
-            if (c <= DthmCode::kMaxDthm && (best[x] == DthmCode::kUnknown || c < best[x])) best[x] = c;
-          }
-        }
-      }
-      dist[u] = best;
-    }
-    // Integer-bucket shortest paths over the internal edges (weight 1), per target.
-    for (Color x : {Color::White, Color::Black}) {
-      std::vector<std::vector<std::uint32_t>> bucket(DthmCode::kMaxDthm + 2);
-      for (std::uint32_t u = 0; u < nodes.size(); ++u)
-        if (dist[u][x] <= DthmCode::kMaxDthm) bucket[dist[u][x]].push_back(u);
-      for (int d = 0; d <= DthmCode::kMaxDthm; ++d) {
-        for (std::size_t k = 0; k < bucket[static_cast<std::size_t>(d)].size(); ++k) {
-          const std::uint32_t u = bucket[static_cast<std::size_t>(d)][k];
-          if (dist[u][x] != d) continue;  // stale entry
-          for (std::uint32_t p : preds[u]) {
-            std::uint8_t& dp = dist[p][x];
-            if (dp == kNone) continue;  // terminal
-            if (dp == DthmCode::kUnknown || dp > d + 1) {
-              dp = static_cast<std::uint8_t>(d + 1);
-              if (d + 1 <= DthmCode::kMaxDthm) bucket[static_cast<std::size_t>(d + 1)].push_back(p);
-            }
-          }
-        }
-      }
-      for (auto& v : dist)
-        if (v[x] == DthmCode::kUnknown) v[x] = kNone;
-    }
-    for (std::size_t u = 0; u < nodes.size(); ++u) memo[position_key(nodes[u])] = dist[u];
-    return Ok{};
-  }
 };
 
 Tablebase::Tablebase(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -337,8 +194,7 @@ Tablebase& Tablebase::operator=(Tablebase&&) noexcept = default;
 Tablebase::~Tablebase() = default;
 
 Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options opt) {
-  auto impl = std::make_unique<Impl>();
-  impl->opt = opt;
+  auto impl = std::make_unique<Impl>(opt);
   for (const std::string& dir : dirs) {
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec);
@@ -396,8 +252,8 @@ Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color ma
   if (!v0) return v0.error();
   int v = (*v0)[mated];
   if (v > DthmCode::kMaxDthm) {
-    return make_error(ErrorCode::InvalidArgument,
-                      std::string(mated == Color::White ? "White" : "Black") + " cannot be checkmated from " + pos.to_fen());
+    return make_error(ErrorCode::InvalidArgument, std::string(mated == Color::White ? "White" : "Black") +
+                                                      " cannot be checkmated from " + pos.to_fen());
   }
   std::vector<Move> line;
   Position cur = pos;
