@@ -269,6 +269,17 @@ const char* flag_reason_id(FlagVerdict::Reason r) {
     case FlagVerdict::Reason::DeadPosition: return "dead-position";
     case FlagVerdict::Reason::OpponentCannotMate: return "opponent-cannot-mate";
     case FlagVerdict::Reason::OpponentCanMate: return "opponent-can-mate";
+    case FlagVerdict::Reason::Undetermined: return "undetermined";
+  }
+  return "?";
+}
+
+const char* rule_text(AnalysisRule r) {
+  switch (r) {
+    case AnalysisRule::None: return "none";
+    case AnalysisRule::LoneKing: return "it has only its king and no pawn";
+    case AnalysisRule::SameColouredBishops: return "only bishops on squares of one colour, no pawns";
+    case AnalysisRule::NoCheckmatePlacement: return "no placement of this material or of any material left after captures is a checkmate";
   }
   return "?";
 }
@@ -277,16 +288,59 @@ struct ProbeOptions {
   bool json = false;
   bool line = false;
   std::string flag;  // "", "white", "black", "stm"
+  AnalysisOptions analysis;
 };
 
 struct ProbeTally {
   int answered = 0, errors = 0, dead = 0;
+  int undetermined = 0;  // answered positions with at least one side's question undetermined
   int flag_draws = 0;    // drawn although a flag fell (dead position, or the opponent cannot mate)
   int flag_wins = 0;     // won by the flagged side's opponent (who can mate)
   int flag_decided = 0;  // already checkmate or stalemate on the board: the flag does not matter
-  int beyond_tables = 0;  // errors because the position has more men than the tables
+  int flag_undetermined = 0;  // the opponent's question undetermined within the budget
   int first_error_code = 0;
 };
+
+// "White can checkmate (...)", "White cannot checkmate (...)" or "White: undetermined (...)".
+std::string side_text(Color winner, const MateAnswer& m) {
+  const std::string w = side_name(winner);
+  switch (m.method) {
+    case Method::Table:
+      return m.dthm ? w + " can checkmate (shortest helpmate " + plies(*m.dthm) + ")" : w + " cannot checkmate";
+    case Method::Search:
+      return w + " can checkmate (helpmate of " + plies(static_cast<int>(m.line.size())) + " found by search" +
+             (m.shortest ? "" : ", not proven shortest") + ")";
+    case Method::Exhausted:
+      return w + " cannot checkmate (all " + std::to_string(m.positions) + " reachable positions searched)";
+    case Method::Rule: return w + " cannot checkmate (rule: " + rule_text(m.rule) + ")";
+    case Method::Undetermined:
+      return w + ": undetermined (" + budget_name(m.budget) + " budget ran out after " + std::to_string(m.positions) +
+             " positions)";
+  }
+  return w + ": ?";
+}
+
+nlohmann::json how_json(const MateAnswer& m) {
+  nlohmann::json j;
+  j["method"] = method_name(m.method);
+  switch (m.method) {
+    case Method::Table: break;
+    case Method::Search:
+      j["line_plies"] = m.line.size();
+      j["shortest"] = m.shortest;
+      j["positions"] = m.positions;
+      break;
+    case Method::Exhausted: j["positions"] = m.positions; break;
+    case Method::Rule: j["rule"] = rule_name(m.rule); break;
+    case Method::Undetermined:
+      j["budget"] = budget_name(m.budget);
+      j["positions"] = m.positions;
+      break;
+  }
+  return j;
+}
+
+nlohmann::json tri(std::optional<bool> b) { return b ? nlohmann::json(*b) : nlohmann::json(nullptr); }
 
 // Answers one input line; prints exactly one output line.
 void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions& o, ProbeTally& tally) {
@@ -294,7 +348,6 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
   const std::string fen = fen_of_epd_line(input);
   auto fail = [&](const Error& e) {
     ++tally.errors;
-    if (e.code == ErrorCode::TooManyMen) ++tally.beyond_tables;
     if (!tally.first_error_code) tally.first_error_code = exit_code(e.code);
     if (o.json) {
       json j;
@@ -307,62 +360,68 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
   };
   auto pos = Position::from_fen(fen);
   if (!pos) return fail(pos.error());
-  auto r = tb.probe(*pos);
+  auto r = tb.analyze(*pos, o.analysis, o.line);
   if (!r) return fail(r.error());
   std::optional<FlagVerdict> verdict;
   std::optional<Color> flagged;
   if (!o.flag.empty()) {
     flagged = o.flag == "white" ? Color::White : o.flag == "black" ? Color::Black : pos->side_to_move();
-    auto v = tb.flag_verdict(*pos, *flagged);
-    if (!v) return fail(v.error());
-    verdict = *v;
+    verdict = flag_verdict(*r, pos->side_to_move(), *flagged);
   }
   // Certificate lines: the opponent's mate for a flag, else every side that can be mated.
-  std::vector<std::pair<Color, std::vector<Move>>> lines;
+  std::vector<std::pair<Color, const MateAnswer*>> lines;
   if (o.line) {
     for (Color mated : {Color::White, Color::Black}) {
-      if (!r->dthm[mated] || r->checkmate) continue;
+      if (r->mate[mated].can_mate() != true || r->checkmate) continue;
       if (flagged && mated != *flagged) continue;
-      auto l = tb.helpmate_line(*pos, mated);
-      if (!l) return fail(l.error());
-      lines.emplace_back(mated, *l);
+      lines.emplace_back(mated, &r->mate[mated]);
     }
   }
   ++tally.answered;
-  if (r->dead()) ++tally.dead;
+  if (r->dead() == true) ++tally.dead;
+  if (!r->white_can_mate() || !r->black_can_mate()) ++tally.undetermined;
   if (verdict) {
     const bool decided = verdict->reason == FlagVerdict::Reason::Checkmate || verdict->reason == FlagVerdict::Reason::Stalemate;
-    (decided ? tally.flag_decided : verdict->result == "1/2-1/2" ? tally.flag_draws : tally.flag_wins)++;
+    if (decided) {
+      ++tally.flag_decided;
+    } else if (verdict->reason == FlagVerdict::Reason::Undetermined) {
+      ++tally.flag_undetermined;
+    } else {
+      (verdict->result == "1/2-1/2" ? tally.flag_draws : tally.flag_wins)++;
+    }
   }
+  const MateAnswer& white_mated = r->mate[Color::White];
+  const MateAnswer& black_mated = r->mate[Color::Black];
   if (o.json) {
     json j;
     j["input"] = shown_input(input);
     j["fen"] = pos->to_fen();
-    j["table"] = r->table;
+    j["table"] = r->table.empty() ? json(nullptr) : json(r->table);
     j["checkmate"] = r->checkmate;
     j["stalemate"] = r->stalemate;
-    j["dead"] = r->dead();
-    j["white_can_mate"] = r->white_can_mate();
-    j["black_can_mate"] = r->black_can_mate();
-    j["dthm_white_mated_plies"] = r->dthm[Color::White] ? json(*r->dthm[Color::White]) : json(nullptr);
-    j["dthm_black_mated_plies"] = r->dthm[Color::Black] ? json(*r->dthm[Color::Black]) : json(nullptr);
+    j["dead"] = tri(r->dead());
+    j["white_can_mate"] = tri(r->white_can_mate());
+    j["black_can_mate"] = tri(r->black_can_mate());
+    j["dthm_white_mated_plies"] = white_mated.dthm ? json(*white_mated.dthm) : json(nullptr);
+    j["dthm_black_mated_plies"] = black_mated.dthm ? json(*black_mated.dthm) : json(nullptr);
+    j["how"] = {{"white_can_mate", how_json(black_mated)}, {"black_can_mate", how_json(white_mated)}};
     j["castling_search"] = r->castling_search;
     j["en_passant"] = r->en_passant;
     if (verdict) {
-      j["flag"] = {{"flagged", o.flag == "stm" ? std::string(side_name(*flagged)) : o.flag},
-                   {"result", verdict->result},
+      j["flag"] = {{"flagged", *flagged == Color::White ? "white" : "black"},
+                   {"result", verdict->result.empty() ? json(nullptr) : json(verdict->result)},
                    {"reason", flag_reason_id(verdict->reason)},
                    {"text", flag_reason_text(verdict->reason)}};
-      j["flag"]["flagged"] = *flagged == Color::White ? "white" : "black";
     }
     if (o.line) {
       json arr = json::array();
-      for (const auto& [mated, moves] : lines) {
+      for (const auto& [mated, m] : lines) {
         json u = json::array();
-        for (Move m : moves) u.push_back(to_uci(m));
+        for (Move mv : m->line) u.push_back(to_uci(mv));
         arr.push_back({{"mated", mated == Color::White ? "white" : "black"},
-                       {"plies", moves.size()},
-                       {"san", line_to_san(*pos, moves)},
+                       {"plies", m->line.size()},
+                       {"shortest", m->shortest},
+                       {"san", line_to_san(*pos, m->line)},
                        {"uci", u}});
       }
       j["lines"] = arr;
@@ -375,29 +434,30 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
     text = std::string(side_name(pos->side_to_move())) + " is checkmated";
   } else if (r->stalemate) {
     text = std::string(side_name(pos->side_to_move())) + " is stalemated: draw";
-  } else if (r->dead()) {
+  } else if (r->dead() == true && !r->table.empty()) {
     text = "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
   } else {
-    for (Color winner : {Color::White, Color::Black}) {
-      const auto& d = r->dthm[~winner];
-      if (!text.empty()) text += "; ";
-      text += std::string(side_name(winner)) +
-              (d ? " can checkmate (shortest helpmate " + plies(*d) + ")" : " cannot checkmate");
-    }
+    if (r->dead() == true) text = "dead position (FIDE 5.2.2): ";
+    text += side_text(Color::White, black_mated) + "; " + side_text(Color::Black, white_mated);
   }
   std::cout << pos->to_fen() << ": " << text;
   if (verdict) {
-    std::cout << " | " << side_name(*flagged) << "'s flag fell: " << verdict->result << ", "
+    std::cout << " | " << side_name(*flagged) << "'s flag fell: "
+              << (verdict->result.empty() ? std::string("undetermined") : verdict->result) << ", "
               << flag_reason_text(verdict->reason);
   }
-  for (const auto& [mated, moves] : lines) {
-    std::cout << " | mate of " << side_name(mated) << " in " << plies(static_cast<int>(moves.size())) << ": "
-              << format_line(*pos, moves) << " (UCI:";
-    for (Move m : moves) std::cout << ' ' << to_uci(m);
+  for (const auto& [mated, m] : lines) {
+    std::cout << " | mate of " << side_name(mated) << " in " << plies(static_cast<int>(m->line.size()))
+              << (m->shortest ? "" : " (not proven shortest)") << ": " << format_line(*pos, m->line) << " (UCI:";
+    for (Move mv : m->line) std::cout << ' ' << to_uci(mv);
     std::cout << ')';
   }
-  std::cout << " [table " << r->table << (r->castling_search ? ", castling search" : "")
-            << (r->en_passant ? ", en passant" : "") << "]\n";
+  if (!r->table.empty()) {
+    std::cout << " [table " << r->table << (r->castling_search ? ", castling search" : "")
+              << (r->en_passant ? ", en passant" : "") << "]\n";
+  } else {
+    std::cout << " [beyond the tables: search]\n";
+  }
 }
 
 int cmd_probe(const std::vector<std::string>& dirs, const std::vector<std::string>& fens, const std::string& epd,
@@ -437,14 +497,13 @@ int cmd_probe(const std::vector<std::string>& dirs, const std::vector<std::strin
     run_stream(std::cin);
   }
   if (!o.json && tally.answered + tally.errors > 1) {
-    std::cout << "summary: " << tally.answered << " answered, " << tally.errors << " not answered";
-    if (tally.beyond_tables) {
-      std::cout << " (" << tally.beyond_tables << " with more men than the tables: up to " << tb->max_men() << ")";
-    }
-    std::cout << "; " << tally.dead << " dead positions";
+    std::cout << "summary: " << tally.answered << " answered, " << tally.errors << " not answered; "
+              << tally.answered - tally.undetermined << " decided, " << tally.undetermined << " undetermined; "
+              << tally.dead << " dead positions";
     if (!o.flag.empty()) {
       std::cout << "; flag-falls: " << tally.flag_draws << " drawn (FIDE 5.2.2 / 6.9), " << tally.flag_wins
                 << " won by the opponent";
+      if (tally.flag_undetermined) std::cout << ", " << tally.flag_undetermined << " undetermined";
       if (tally.flag_decided) std::cout << ", " << tally.flag_decided << " already checkmate or stalemate";
     }
     std::cout << '\n';
@@ -494,6 +553,7 @@ int main(int argc, char** argv) {
   std::string probe_epd;
   ProbeOptions popt;
   std::int64_t cache_mb = 256;
+  std::int64_t budget_mb = 512;
   auto* probe_cmd = app.add_subcommand("probe", "Answer positions: dead?, who can mate, flag-fall verdict (FIDE 5.2.2, 6.9)");
   probe_cmd->add_option("fens", probe_fens, "positions in FEN (quote each); none: read --epd or standard input");
   probe_cmd->add_option("--tables", probe_dirs, "table directory (repeatable; default: tables)")->allow_extra_args(false);
@@ -502,6 +562,14 @@ int main(int argc, char** argv) {
   probe_cmd->add_option("--flag", popt.flag, "whose flag fell: white, black or stm (the side to move)")
       ->check(CLI::IsMember({"white", "black", "stm"}));
   probe_cmd->add_flag("--line", popt.line, "print a shortest helpmate line (SAN and UCI) for each side that can be mated (with --flag: the flagged side's opponent's mate)");
+  probe_cmd->add_option("--budget-nodes", popt.analysis.budget.nodes,
+                        "beyond the tables: positions the search may generate per side, 0 = no limit (default 2000000)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+  probe_cmd->add_option("--budget-ms", popt.analysis.budget.time_ms,
+                        "beyond the tables: milliseconds the search may take per side, 0 = no limit (default 0)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{86'400'000}));
+  probe_cmd->add_option("--budget-mb", budget_mb, "beyond the tables: MiB the search may store per side, 1..1048576 (default 512)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   probe_cmd->add_option("--cache-mb", cache_mb, "decompressed-block cache limit in MiB, 0..1048576 (default 256)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
 
@@ -527,6 +595,7 @@ int main(int argc, char** argv) {
     if (*ver_cmd) return cmd_verify(ver_dir, ver_keys, ver_threads);
     if (*probe_cmd) {
       if (probe_dirs.empty()) probe_dirs.push_back("tables");
+      popt.analysis.budget.memory_bytes = static_cast<std::size_t>(budget_mb) << 20;
       return cmd_probe(probe_dirs, probe_fens, probe_epd, popt, static_cast<std::size_t>(cache_mb));
     }
   } catch (const std::bad_alloc&) {

@@ -290,12 +290,13 @@ Result<Position> Position::from_placement(const Placement& p) {
 }
 
 Position Position::from_men(const Piece* pieces, const Square* squares, int n, Color stm,
-                            std::optional<Square> en_passant) {
+                            std::optional<Square> en_passant, std::uint8_t castling) {
   Position pos;
   pos.board_.fill(kNoPiece);
   for (int i = 0; i < n; ++i) pos.put_piece(pieces[i], squares[i]);
   pos.side_to_move_ = stm;
   pos.en_passant_ = en_passant;
+  pos.castling_ = castling;
   assert(pos.is_ok());
   return pos;
 }

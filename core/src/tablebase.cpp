@@ -45,6 +45,8 @@ const char* flag_reason_text(FlagVerdict::Reason r) {
       return "the opponent cannot checkmate by any sequence of legal moves (FIDE 6.9)";
     case FlagVerdict::Reason::OpponentCanMate:
       return "the opponent can checkmate by a sequence of legal moves (FIDE 6.9)";
+    case FlagVerdict::Reason::Undetermined:
+      return "undetermined: the search budget ran out before the opponent's mate was found or refuted";
   }
   return "?";
 }

@@ -94,10 +94,11 @@ class Position {
   // Same checks; returns the category of the first failed check, or nullopt when valid.
   static std::optional<FenProblem> check_placement(const Placement& p, std::string* message = nullptr);
 
-  // Builds a position from n men without validation (table indices, solvers): no castling rights,
-  // counters 0 and 1. Precondition: a legal placement (assert(is_ok()) in debug builds).
+  // Builds a position from n men without validation (table indices, solvers, the analyzer's
+  // position store): counters 0 and 1. Precondition: a legal placement, and castling rights only
+  // with their king and rook on their original squares (assert(is_ok()) in debug builds).
   static Position from_men(const Piece* pieces, const Square* squares, int n, Color stm,
-                           std::optional<Square> en_passant = std::nullopt);
+                           std::optional<Square> en_passant = std::nullopt, std::uint8_t castling = 0);
 
   // FEN of the position, 6 fields. The en passant field is written as stored.
   std::string to_fen() const;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/analysis.h"
 #include "deadpos/position.h"
 #include "deadpos/result.h"
 
@@ -41,12 +42,18 @@ struct FlagVerdict {
     DeadPosition,       // FIDE 5.2.2: no side can mate; drawn whatever the clock
     OpponentCannotMate, // FIDE 6.9: the opponent cannot mate by any legal sequence; drawn
     OpponentCanMate,    // FIDE 6.9: the player who flagged loses
+    Undetermined,       // the analysis budget ran out before the opponent's question was decided
   };
   Reason reason;
-  std::string result;  // "1-0", "0-1" or "1/2-1/2"
-  ProbeResult probe;
+  std::string result;  // "1-0", "0-1" or "1/2-1/2"; empty when undetermined
+  ProbeResult probe;   // Tablebase::flag_verdict only (table answers)
 };
 const char* flag_reason_text(FlagVerdict::Reason r);
+
+// FIDE 6.9 verdict (5.2.2 first) from an analysis of the position (Tablebase::analyze), for any
+// number of men: Reason::Undetermined when the flagged side's question is undetermined and the
+// position is not known to be dead. `probe` is left empty. Pure; thread-safe.
+FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged);
 
 class Tablebase {
  public:
@@ -80,6 +87,20 @@ class Tablebase {
 
   // FIDE 6.9 verdict when `flagged` runs out of time in pos. Errors: as probe().
   Result<FlagVerdict> flag_verdict(const Position& pos, Color flagged) const;
+
+  // Can `mated` be checkmated by some sequence of legal moves from pos, for any number of men
+  // (deadpos/analysis.h; docs/design.md, "Beyond the tables")? Positions the tables cover (at most
+  // opt.table_men men, table present) are answered by probe() (Method::Table, exact DTHM; with
+  // want_line the shortest line). Otherwise an exact search: a line that replays to the mate
+  // (Method::Search, not proven shortest), a proof that none exists (Method::Exhausted with the
+  // number of positions, or Method::Rule), or Method::Undetermined naming the budget that ran out
+  // (opt.budget; running out of memory is undetermined too). Errors: as probe() for a table that
+  // is corrupt or unreadable (never MissingTable or TooManyMen: the search goes on without it).
+  // Thread-safe like probe(); memory is bounded by opt.budget.memory_bytes plus the block cache.
+  Result<MateAnswer> analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line) const;
+  // Both sides' questions for pos (analyze_side for White and for Black, each with its own budget),
+  // plus checkmate/stalemate on the board. Errors: as analyze_side().
+  Result<PositionAnalysis> analyze(const Position& pos, const AnalysisOptions& opt, bool want_lines) const;
 
   // Largest number of men (kings included) among the tables found; 0 if none.
   int max_men() const;

@@ -1,0 +1,544 @@
+// Answers beyond the tables (docs/design.md, "Beyond the tables"): can X be checkmated from a
+// position with any number of men?
+//
+// One mechanism decides both ways: a best-first search over the positions reachable from the root,
+// with an exact set of the positions seen (a transposition table that never merges two different
+// positions). Each generated position is
+//  * a checkmate of X: found; the path to it is the certificate line;
+//  * in the tables (at most table_men men, table present): the table decides it exactly; if X can be
+//    mated there, the line is the path plus the table's shortest line; if not, the branch is closed;
+//  * closed by a rule (the mating side has a lone king; same-coloured bishops only);
+//  * otherwise stored once and expanded later, in the order of a heuristic that drives toward mate.
+// If the queue runs empty, every position reachable from the root has been seen and none leads to a
+// checkmate of X: "cannot mate", exhausted. The heuristic only orders the search: it can make an
+// answer slower or undetermined, never wrong.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <new>
+
+#include "deadpos/analysis.h"
+#include "deadpos/material.h"
+#include "deadpos/tablebase.h"
+
+namespace deadpos {
+
+const char* method_name(Method m) {
+  switch (m) {
+    case Method::Table: return "table";
+    case Method::Search: return "search";
+    case Method::Exhausted: return "exhausted";
+    case Method::Rule: return "rule";
+    case Method::Undetermined: return "undetermined";
+  }
+  return "?";
+}
+
+const char* rule_name(AnalysisRule r) {
+  switch (r) {
+    case AnalysisRule::None: return "none";
+    case AnalysisRule::LoneKing: return "lone-king";
+    case AnalysisRule::SameColouredBishops: return "same-coloured-bishops";
+    case AnalysisRule::NoCheckmatePlacement: return "no-checkmate-placement";
+  }
+  return "?";
+}
+
+const char* budget_name(BudgetKind b) {
+  switch (b) {
+    case BudgetKind::None: return "none";
+    case BudgetKind::Nodes: return "nodes";
+    case BudgetKind::Time: return "time";
+    case BudgetKind::Memory: return "memory";
+  }
+  return "?";
+}
+
+namespace {
+
+// Whether some placement of the pawnless material m is a checkmate of `mated` (`mated` to move,
+// the other side not in check). Enumerates every placement with the mated king on one of the 10
+// squares of the a1-d1-d4 triangle: the 8 board symmetries map checkmates to checkmates when
+// there are no pawns (and a checkmate never depends on castling rights). Placements in which no
+// piece of the mating side attacks the mated king on an empty board are cut early (pieces placed
+// later can only block lines). About 10 * 63 * 62 * 61 placements for 4 men: callers limit men.
+bool has_checkmate_placement(const Material& m, Color mated) {
+  const Color w = ~mated;
+  std::vector<Piece> men{make_piece(mated, PieceType::King)};
+  for (PieceType pt : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight})
+    for (int k = 0; k < m.count[w][pt]; ++k) men.push_back(make_piece(w, pt));
+  const std::size_t checkers_end = men.size();
+  men.push_back(make_piece(w, PieceType::King));
+  for (PieceType pt : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight})
+    for (int k = 0; k < m.count[mated][pt]; ++k) men.push_back(make_piece(mated, pt));
+  if (checkers_end == 1) return false;  // a lone king never gives check
+  constexpr std::array<int, 10> kTriangle = {0, 1, 2, 3, 9, 10, 11, 18, 19, 27};  // a1 b1 c1 d1 b2 c2 d2 c3 d3 d4
+  std::array<Square, 8> sq{};
+  const int n = static_cast<int>(men.size());
+  // Depth-first over the men; `used` holds the squares taken so far.
+  auto place = [&](auto&& self, int i, Bitboard used) -> bool {
+    if (i == n) {
+      const Position p = Position::from_men(men.data(), sq.data(), n, mated);
+      if (p.attacked_by(mated, p.king_square(w), p.pieces())) return false;  // the mater in check: illegal
+      return p.in_check() && !p.has_legal_move();
+    }
+    if (static_cast<std::size_t>(i) == checkers_end) {
+      // Every checking candidate is placed: one must attack the king square on an empty board.
+      bool any = false;
+      for (std::size_t j = 1; j < checkers_end; ++j)
+        any = any || (piece_attacks(type_of(men[j]), sq[j], square_bb(sq[0])) & square_bb(sq[0]));
+      if (!any) return false;
+    }
+    for (int s = 0; s < 64; ++s) {
+      if (i == 0 && std::find(kTriangle.begin(), kTriangle.end(), s) == kTriangle.end()) continue;
+      const Square q = square_at(s);
+      if (used & square_bb(q)) continue;
+      if (type_of(men[static_cast<std::size_t>(i)]) == PieceType::King && i > 0 && (king_attacks(sq[0]) & square_bb(q))) continue;
+      sq[static_cast<std::size_t>(i)] = q;
+      if (self(self, i + 1, used | square_bb(q))) return true;
+    }
+    return false;
+  };
+  return place(place, 0, 0);
+}
+
+// Whether no placement of m, nor of any material left from it by captures, is a checkmate of
+// `mated` (pawnless materials of at most kMaxEnumeratedMen men only; nullopt otherwise). Computed
+// once per material and side per process.
+constexpr int kMaxEnumeratedMen = 4;
+std::optional<bool> no_checkmate_placement(const Material& m, Color mated) {
+  if (m.has_pawns() || m.men() > kMaxEnumeratedMen) return std::nullopt;
+  static std::mutex mu;
+  static std::map<std::uint64_t, bool> memo;
+  std::uint64_t key = mated == Color::White ? 0 : 1;  // the counts, 4 bits each, and the side
+  for (Color c : {Color::White, Color::Black})
+    for (PieceType pt : kMaterialOrder) key = (key << 4) | static_cast<std::uint64_t>(m.count[c][pt]);
+  {
+    std::lock_guard lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  bool none = !has_checkmate_placement(m, mated);
+  for (Color c : {Color::White, Color::Black}) {
+    for (PieceType pt : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight}) {
+      if (!none || m.count[c][pt] == 0) continue;
+      Material sub = m;
+      --sub.count[c][pt];
+      none = *no_checkmate_placement(sub, mated);
+    }
+  }
+  std::lock_guard lock(mu);
+  memo.emplace(key, none);
+  return none;
+}
+
+// A rule that proves `mated` can never be checkmated from p (docs/design.md, "Beyond the tables",
+// gives each soundness argument). Men never increase, so each rule holds in every later position.
+AnalysisRule cannot_mate_rule(const Position& p, Color mated) {
+  const Color w = ~mated;
+  // A king never gives check (kings never stand adjacent), and without a pawn the mating side
+  // can never get another man.
+  if (p.pieces(w) == p.pieces(w, PieceType::King)) return AnalysisRule::LoneKing;
+  // Only kings and bishops, all bishops on one colour, no pawns: the squares next to the mated
+  // king orthogonally are of the other colour, and only the mating king could cover them.
+  const Bitboard men = p.pieces() & ~p.pieces(PieceType::King);
+  if (men == p.pieces(PieceType::Bishop) && ((men & kLightSquares) == men || (men & kDarkSquares) == men)) {
+    return AnalysisRule::SameColouredBishops;
+  }
+  if (p.men() <= kMaxEnumeratedMen && !p.pieces(PieceType::Pawn) && no_checkmate_placement(Material::of(p), mated) == true) {
+    return AnalysisRule::NoCheckmatePlacement;
+  }
+  return AnalysisRule::None;
+}
+
+// The identity of a position for the rules of play (placement, side to move, castling rights,
+// and the en passant square when a pawn of the side to move attacks it; FIDE 9.2.3), as 8 words.
+struct Key {
+  std::array<Bitboard, 7> bb;  // White, Black, Pawn, Knight, Bishop, Rook, Queen (kings: the rest)
+  std::uint64_t state;
+  bool operator==(const Key&) const = default;
+};
+
+Key key_of(const Position& p) {
+  Key k{};
+  k.bb[0] = p.pieces(Color::White);
+  k.bb[1] = p.pieces(Color::Black);
+  for (int t = 0; t < 5; ++t) k.bb[static_cast<std::size_t>(2 + t)] = p.pieces(static_cast<PieceType>(t));
+  std::uint64_t ep = 0;
+  if (const auto e = p.en_passant(); e && (pawn_attacks(~p.side_to_move(), *e) & p.pieces(p.side_to_move(), PieceType::Pawn))) {
+    ep = static_cast<std::uint64_t>(to_index(*e)) + 1;
+  }
+  k.state = static_cast<std::uint64_t>(p.side_to_move() == Color::White ? 0 : 1) |
+            static_cast<std::uint64_t>(p.castling_rights()) << 1 | ep << 8;
+  return k;
+}
+
+// The position of a key (counters 0 and 1; they do not change which moves are legal).
+Position position_of(const Key& k) {
+  std::array<Piece, 32> pieces{};
+  std::array<Square, 32> squares{};
+  int n = 0;
+  const Bitboard kings = (k.bb[0] | k.bb[1]) & ~(k.bb[2] | k.bb[3] | k.bb[4] | k.bb[5] | k.bb[6]);
+  for (int t = 0; t < 6; ++t) {
+    Bitboard b = t < 5 ? k.bb[static_cast<std::size_t>(2 + t)] : kings;
+    while (b) {
+      const Square s = pop_lsb(b);
+      const Color c = (k.bb[0] & square_bb(s)) ? Color::White : Color::Black;
+      pieces[static_cast<std::size_t>(n)] = make_piece(c, static_cast<PieceType>(t));
+      squares[static_cast<std::size_t>(n++)] = s;
+    }
+  }
+  const std::uint64_t ep = (k.state >> 8) & 127;
+  return Position::from_men(pieces.data(), squares.data(), n, (k.state & 1) ? Color::Black : Color::White,
+                            ep ? std::optional<Square>(square_at(static_cast<int>(ep - 1))) : std::nullopt,
+                            static_cast<std::uint8_t>((k.state >> 1) & 15));
+}
+
+std::uint64_t hash_of(const Key& k) {
+  std::uint64_t h = k.state * 0x9E3779B97F4A7C15ULL;
+  for (Bitboard b : k.bb) {
+    h ^= b + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
+// One question: can `mated` be checkmated from the root?
+class Search {
+ public:
+  Search(const Tablebase& tb, const AnalysisOptions& opt, Color mated)
+      : tb_(tb), opt_(opt), mated_(mated), table_men_(std::min(opt.table_men, tb.max_men())) {
+    if (opt.budget.time_ms) {
+      deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opt.budget.time_ms);
+    }
+  }
+
+  Result<MateAnswer> run(const Position& root, bool want_line);
+
+ private:
+  // A stored position: its key (the position is rebuilt from it when expanded), 72 bytes.
+  struct Node {
+    Key key;
+    std::uint32_t parent;
+    Move move;       // the move from the parent
+    std::uint16_t g; // plies from the root
+  };
+  static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
+  static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
+
+  // The tables' answer for p, or nullopt when p is beyond the tables used.
+  Result<std::optional<ProbeResult>> table_answer(const Position& p) const {
+    if (p.men() > table_men_) return std::optional<ProbeResult>{};
+    auto r = tb_.probe(p);
+    if (!r) {
+      if (r.error().code == ErrorCode::MissingTable || r.error().code == ErrorCode::TooManyMen) {
+        return std::optional<ProbeResult>{};
+      }
+      return r.error();
+    }
+    return std::optional<ProbeResult>{std::move(*r)};
+  }
+
+  // Heuristic distance to a checkmate of mated_ (smaller is closer; only orders the search).
+  int estimate(const Position& p) const;
+
+  // Inserts p if it is new: true when inserted. Open addressing over node ids.
+  bool insert(const Key& k, std::uint64_t h, std::uint32_t id);
+  void grow();
+
+  // The moves from the root to node id.
+  std::vector<Move> path_to(std::uint32_t id) const;
+  // Builds and replays the certificate: path to `parent`, then `last`, then `tail`.
+  Result<MateAnswer> found(const Position& root, std::uint32_t parent, Move last, const std::vector<Move>& tail);
+
+  bool out_of_budget(BudgetKind& why) const;
+
+  const Tablebase& tb_;
+  AnalysisOptions opt_;
+  Color mated_;
+  int table_men_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
+
+  std::vector<Node> nodes_;
+  std::vector<std::uint64_t> slots_;  // hash tag << 32 | node id; kEmptySlot when free
+  std::vector<std::vector<std::uint32_t>> buckets_;  // open nodes by priority (LIFO in a bucket)
+  std::uint64_t generated_ = 0;
+};
+
+int wt_f() { static int v = std::getenv("DEADPOS_HF") ? std::atoi(std::getenv("DEADPOS_HF")) : 2; return v; }
+int wt_g() { static int v = std::getenv("DEADPOS_HG") ? std::atoi(std::getenv("DEADPOS_HG")) : 2; return v; }
+
+int Search::estimate(const Position& p) const {
+  const Color x = mated_, w = ~mated_;
+  const Square kx = p.king_square(x);
+  const Square kw = p.king_square(w);
+  const Bitboard occ = p.pieces() ^ square_bb(kx);
+  // Flight squares of the mated king: neither held by its own men nor attacked by the mater.
+  int flights = 0;
+  Bitboard zone = king_attacks(kx) & ~p.pieces(x);
+  while (zone) {
+    const Square s = pop_lsb(zone);
+    if (!p.attacked_by(w, s, occ)) ++flights;
+  }
+  // The nearest mating piece (pawns by their distance to promotion, as the queen they can become).
+  int nearest = 16;
+  Bitboard pieces = p.pieces(w) & ~p.pieces(w, PieceType::King) & ~p.pieces(w, PieceType::Pawn);
+  while (pieces) nearest = std::min(nearest, square_distance(pop_lsb(pieces), kx));
+  Bitboard pawns = p.pieces(w, PieceType::Pawn);
+  while (pawns) {
+    const Square s = pop_lsb(pawns);
+    nearest = std::min(nearest, 2 + (7 - relative_rank(w, s)) + 1);
+  }
+  const int kings = square_distance(kw, kx);
+  // Edge distance of the mated king: mates on the edge need fewer men.
+  const int f = static_cast<int>(file_of(kx)), r = static_cast<int>(rank_of(kx));
+  const int edge = std::min(std::min(f, 7 - f), std::min(r, 7 - r));
+  static const std::array<int, 8> wt = [] {
+    std::array<int, 8> a{6, 2, 1, 1, 3, 2, 1, 0};
+    if (const char* e = std::getenv("DEADPOS_HW")) std::sscanf(e, "%d,%d,%d,%d,%d,%d,%d,%d", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7]);
+    return a;
+  }();
+  int h = wt[0] * flights + wt[1] * nearest + wt[2] * kings + wt[3] * edge;
+  if (p.side_to_move() == x && p.in_check()) h -= wt[4];
+  // Fewer men: closer to the tables, where the rest is exact.
+  if (table_men_ > 0) h += std::max(0, p.men() - table_men_);
+  return std::max(h, 0);
+}
+
+bool Search::insert(const Key& k, std::uint64_t h, std::uint32_t id) {
+  if ((nodes_.size() + 1) * 2 > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  // A slot holds the high 32 bits of the hash and the node id: one cache line read per probe, the
+  // node's key only read when the tags agree.
+  const std::uint64_t tag = h & ~std::uint64_t{0xFFFFFFFFU};
+  for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+    const std::uint64_t s = slots_[i];
+    if (s == kEmptySlot) {
+      slots_[i] = tag | id;
+      return true;
+    }
+    if ((s & ~std::uint64_t{0xFFFFFFFFU}) == tag && nodes_[static_cast<std::uint32_t>(s)].key == k) return false;
+  }
+}
+
+void Search::grow() {
+  const std::size_t n = slots_.empty() ? 1024 : slots_.size() * 2;
+  std::vector<std::uint64_t> old = std::move(slots_);
+  slots_.assign(n, kEmptySlot);
+  for (std::uint64_t s : old) {
+    if (s == kEmptySlot) continue;
+    const std::uint64_t h = hash_of(nodes_[static_cast<std::uint32_t>(s)].key);
+    for (std::size_t i = static_cast<std::size_t>(h) & (n - 1);; i = (i + 1) & (n - 1)) {
+      if (slots_[i] == kEmptySlot) {
+        slots_[i] = s;
+        break;
+      }
+    }
+  }
+}
+
+std::vector<Move> Search::path_to(std::uint32_t id) const {
+  std::vector<Move> line;
+  for (; id != kNoParent && nodes_[id].parent != kNoParent; id = nodes_[id].parent) line.push_back(nodes_[id].move);
+  std::reverse(line.begin(), line.end());
+  return line;
+}
+
+Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, Move last, const std::vector<Move>& tail) {
+  MateAnswer a;
+  a.mated = mated_;
+  a.method = Method::Search;
+  a.positions = generated_;
+  a.line = path_to(parent);
+  a.line.push_back(last);
+  a.line.insert(a.line.end(), tail.begin(), tail.end());
+  // The certificate is replayed by the move generator: every move legal, the end a checkmate of
+  // `mated`. A failure is a defect, reported as an error, never returned as an answer.
+  Position p = root;
+  for (Move m : a.line) {
+    if (!p.legal_moves().contains(m)) {
+      return make_error(ErrorCode::InvalidMove, "internal: helpmate line from " + root.to_fen() + " has an illegal move");
+    }
+    p.make_move(m);
+  }
+  if (p.side_to_move() != mated_ || !p.is_checkmate()) {
+    return make_error(ErrorCode::InvalidMove, "internal: helpmate line from " + root.to_fen() + " does not end in mate");
+  }
+  return a;
+}
+
+bool Search::out_of_budget(BudgetKind& why) const {
+  if (opt_.budget.nodes && generated_ >= opt_.budget.nodes) {
+    why = BudgetKind::Nodes;
+    return true;
+  }
+  // Per stored node: the node, two hash slots (load at most 1/2), one queue entry.
+  if (nodes_.size() * (sizeof(Node) + 2 * sizeof(std::uint64_t) + sizeof(std::uint32_t)) >= opt_.budget.memory_bytes) {
+    why = BudgetKind::Memory;
+    return true;
+  }
+  if (deadline_ && (generated_ & 255) == 0 && std::chrono::steady_clock::now() >= *deadline_) {
+    why = BudgetKind::Time;
+    return true;
+  }
+  return false;
+}
+
+Result<MateAnswer> Search::run(const Position& root, bool want_line) {
+  MateAnswer a;
+  a.mated = mated_;
+  // The tables answer exactly (and with the shortest line) whatever they cover.
+  auto t = table_answer(root);
+  if (!t) return t.error();
+  if (*t) {
+    a.method = Method::Table;
+    a.dthm = (*t)->dthm[mated_];
+    a.shortest = true;
+    if (want_line && a.dthm) {
+      auto l = tb_.helpmate_line(root, mated_);
+      if (!l) return l.error();
+      a.line = std::move(*l);
+    }
+    return a;
+  }
+  if (const AnalysisRule r = cannot_mate_rule(root, mated_); r != AnalysisRule::None) {
+    a.method = Method::Rule;
+    a.rule = r;
+    return a;
+  }
+  if (!root.has_legal_move()) {
+    // Checkmate or stalemate on the board: no table needed.
+    if (root.in_check() && root.side_to_move() == mated_) {
+      a.method = Method::Search;
+      a.shortest = true;
+      a.positions = 1;
+      return a;
+    }
+    a.method = Method::Exhausted;
+    a.positions = 1;
+    return a;
+  }
+  nodes_.push_back(Node{key_of(root), kNoParent, Move::none(), 0});
+  insert(nodes_[0].key, hash_of(nodes_[0].key), 0);
+  generated_ = 1;
+  buckets_.assign(1, {});
+  buckets_[0].push_back(0);
+  std::size_t lowest = 0;
+  BudgetKind why = BudgetKind::None;
+  for (;;) {
+    while (lowest < buckets_.size() && buckets_[lowest].empty()) ++lowest;
+    if (lowest == buckets_.size()) break;  // every reachable position seen: exhausted
+    const std::uint32_t u = buckets_[lowest].back();
+    buckets_[lowest].pop_back();
+    const Position pu = u == 0 ? root : position_of(nodes_[u].key);
+    const int g = nodes_[u].g;
+    const MoveList moves = pu.legal_moves();
+    for (Move m : moves) {
+      if (out_of_budget(why)) {
+        a.method = Method::Undetermined;
+        a.budget = why;
+        a.positions = generated_;
+        return a;
+      }
+      Position c = pu.after(m);
+      ++generated_;
+      if (c.side_to_move() == mated_ && c.in_check() && !c.has_legal_move()) return found(root, u, m, {});
+      auto tc = table_answer(c);
+      if (!tc) return tc.error();
+      if (*tc) {
+        if (!(*tc)->dthm[mated_]) continue;  // the table proves no mate from here
+        std::vector<Move> tail;
+        if (*(*tc)->dthm[mated_] > 0) {
+          auto l = tb_.helpmate_line(c, mated_);
+          if (!l) return l.error();
+          tail = std::move(*l);
+        }
+        return found(root, u, m, tail);
+      }
+      if (cannot_mate_rule(c, mated_) != AnalysisRule::None) continue;
+      const Key k = key_of(c);
+      const std::uint64_t h = hash_of(k);
+      const auto id = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(Node{k, u, m, static_cast<std::uint16_t>(std::min(g + 1, 65535))});
+      if (!insert(k, h, id)) {
+        nodes_.pop_back();
+        continue;
+      }
+      const std::size_t f = static_cast<std::size_t>(wt_f() * estimate(c) + (g + 1) / wt_g());
+      if (f >= buckets_.size()) buckets_.resize(f + 1);
+      buckets_[f].push_back(id);
+      lowest = std::min(lowest, f);
+    }
+  }
+  a.method = Method::Exhausted;
+  a.positions = generated_;
+  return a;
+}
+
+}  // namespace
+
+Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line) const {
+  try {
+    Search s(*this, opt, mated);
+    return s.run(pos, want_line);
+  } catch (const std::bad_alloc&) {
+    MateAnswer a;
+    a.mated = mated;
+    a.method = Method::Undetermined;
+    a.budget = BudgetKind::Memory;
+    return a;
+  }
+}
+
+Result<PositionAnalysis> Tablebase::analyze(const Position& pos, const AnalysisOptions& opt, bool want_lines) const {
+  PositionAnalysis r;
+  if (!pos.has_legal_move()) {
+    r.checkmate = pos.in_check();
+    r.stalemate = !r.checkmate;
+  }
+  for (Color x : {Color::White, Color::Black}) {
+    auto a = analyze_side(pos, x, opt, want_lines);
+    if (!a) return a.error();
+    r.mate[x] = std::move(*a);
+  }
+  if (r.mate[Color::White].method == Method::Table) {
+    // The table answer of the root: its material key and how castling / en passant were handled.
+    auto p = probe(pos);
+    if (!p) return p.error();
+    r.table = p->table;
+    r.castling_search = p->castling_search;
+    r.en_passant = p->en_passant;
+  }
+  return r;
+}
+
+FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged) {
+  FlagVerdict v{};
+  const auto opp = a.mate[flagged].can_mate();  // can the flagged side be mated?
+  if (a.checkmate) {
+    v.reason = FlagVerdict::Reason::Checkmate;
+    v.result = side_to_move == Color::White ? "0-1" : "1-0";
+  } else if (a.stalemate) {
+    v.reason = FlagVerdict::Reason::Stalemate;
+    v.result = "1/2-1/2";
+  } else if (a.dead() == true) {
+    v.reason = FlagVerdict::Reason::DeadPosition;
+    v.result = "1/2-1/2";
+  } else if (opp == false) {
+    v.reason = FlagVerdict::Reason::OpponentCannotMate;
+    v.result = "1/2-1/2";
+  } else if (opp == true) {
+    v.reason = FlagVerdict::Reason::OpponentCanMate;
+    v.result = flagged == Color::White ? "0-1" : "1-0";
+  } else {
+    v.reason = FlagVerdict::Reason::Undetermined;
+    v.result.clear();
+  }
+  return v;
+}
+
+}  // namespace deadpos

@@ -1,0 +1,71 @@
+// The tables are the oracle of the search (docs/design.md, "Beyond the tables"): the analyzer,
+// allowed to use only the tables of at most 3 men, must agree with the 4-man tables whenever it
+// decides, decide at least 99% of the questions, and give lines that replay to mate of the right
+// side. 100,000 random legal 4-man positions over every 4-man material (both orientations), both
+// sides to be mated: 200,000 questions.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <mutex>
+
+#include "test_probe_util.h"
+
+namespace deadpos::probe_test {
+namespace {
+
+TEST(AnalyzerOracle, AgreesWithTheFourManTablesWhenLimitedToThreeMen) {
+  const Tablebase* tb;
+  ASSERT_TABLES(tb);
+  ASSERT_GE(complete_men(*tb), 4);
+  std::vector<Material> mats;
+  for (const Material& m : materials_both_ways(4))
+    if (m.men() == 4) mats.push_back(m);
+  ASSERT_EQ(mats.size(), 55u);  // 30 canonical 4-man materials, 25 of them asymmetric
+  // Builds with assertions run 10-20 times slower: a tenth of the sample there.
+  const long count = test::slow_build() ? 10'000 : 100'000;
+  AnalysisOptions opt;
+  opt.table_men = 3;
+  long decided = 0, questions = 0;
+  std::mutex mu;
+  std::vector<std::string> failures;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : decided, questions)
+  for (long i = 0; i < count; ++i) {
+    // One generator per position: the sample is the same for any thread count.
+    std::mt19937_64 rng(0x5EED0000ULL + static_cast<std::uint64_t>(i));
+    const Position pos = random_position(mats[static_cast<std::size_t>(i) % mats.size()], rng);
+    auto truth = tb->probe(pos);
+    for (Color mated : {Color::White, Color::Black}) {
+      ++questions;
+      auto a = tb->analyze_side(pos, mated, opt, true);
+      std::string why;
+      if (!truth) {
+        why = "table probe failed: " + truth.error().message;
+      } else if (!a) {
+        why = "analyzer error: " + a.error().message;
+      } else if (a->method == Method::Table) {
+        why = "answered from a table above the 3-man cap";
+      } else if (const auto c = a->can_mate()) {
+        ++decided;
+        if (*c != truth->dthm[mated].has_value()) {
+          why = std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) +
+                "), the 4-man table says DTHM " + dthm_text(truth->dthm[mated]);
+        } else if (*c) {
+          why = check_helpmate_line(pos, mated, a->line, static_cast<int>(a->line.size()));
+        }
+      }
+      if (!why.empty()) {
+        std::lock_guard lock(mu);
+        failures.push_back(pos.to_fen() + (mated == Color::White ? " (White mated): " : " (Black mated): ") + why);
+      }
+    }
+  }
+  for (std::size_t k = 0; k < std::min<std::size_t>(failures.size(), 20); ++k) ADD_FAILURE() << failures[k];
+  EXPECT_TRUE(failures.empty()) << failures.size() << " failures";
+  EXPECT_GE(static_cast<double>(decided), 0.99 * static_cast<double>(questions))
+      << decided << " of " << questions << " questions decided";
+  std::printf("[ analyzer ] %ld of %ld questions decided (%.3f%%)\n", decided, questions,
+              100.0 * static_cast<double>(decided) / static_cast<double>(questions));
+}
+
+}  // namespace
+}  // namespace deadpos::probe_test
