@@ -15,8 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <new>
@@ -269,8 +267,8 @@ class Search {
   std::uint64_t generated_ = 0;
 };
 
-int wt_f() { static int v = std::getenv("DEADPOS_HF") ? std::atoi(std::getenv("DEADPOS_HF")) : 2; return v; }
-int wt_g() { static int v = std::getenv("DEADPOS_HG") ? std::atoi(std::getenv("DEADPOS_HG")) : 2; return v; }
+constexpr int kMenWeight = 1;
+constexpr int kCaptureBonus = 6;
 
 int Search::estimate(const Position& p) const {
   const Color x = mated_, w = ~mated_;
@@ -297,15 +295,21 @@ int Search::estimate(const Position& p) const {
   // Edge distance of the mated king: mates on the edge need fewer men.
   const int f = static_cast<int>(file_of(kx)), r = static_cast<int>(rank_of(kx));
   const int edge = std::min(std::min(f, 7 - f), std::min(r, 7 - r));
-  static const std::array<int, 8> wt = [] {
-    std::array<int, 8> a{6, 2, 1, 1, 3, 2, 1, 0};
-    if (const char* e = std::getenv("DEADPOS_HW")) std::sscanf(e, "%d,%d,%d,%d,%d,%d,%d,%d", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7]);
-    return a;
-  }();
-  int h = wt[0] * flights + wt[1] * nearest + wt[2] * kings + wt[3] * edge;
-  if (p.side_to_move() == x && p.in_check()) h -= wt[4];
-  // Fewer men: closer to the tables, where the rest is exact.
-  if (table_men_ > 0) h += std::max(0, p.men() - table_men_);
+  int h = 6 * flights + 2 * nearest + kings + edge;
+  if (p.side_to_move() == x && p.in_check()) h -= 3;
+  // Fewer men: closer to the tables, where the rest is exact. One man above them, a capture by the
+  // side to move reaches them: its answer is exact at once, so such positions go first.
+  if (table_men_ > 0) {
+    const int above = std::max(0, p.men() - table_men_);
+    h += kMenWeight * above;
+    if (above == 1) {
+      const Color us = p.side_to_move();
+      Bitboard them = p.pieces(~us) & ~p.pieces(~us, PieceType::King);
+      bool capture = false;
+      while (them && !capture) capture = (p.attackers_to(pop_lsb(them), p.pieces()) & p.pieces(us)) != 0;
+      if (capture) h -= kCaptureBonus;
+    }
+  }
   return std::max(h, 0);
 }
 
@@ -468,7 +472,8 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
         nodes_.pop_back();
         continue;
       }
-      const std::size_t f = static_cast<std::size_t>(wt_f() * estimate(c) + (g + 1) / wt_g());
+      // Priority: twice the estimate plus half the plies so far (greedy, with a pull toward short lines).
+      const std::size_t f = static_cast<std::size_t>(2 * estimate(c) + (g + 1) / 2);
       if (f >= buckets_.size()) buckets_.resize(f + 1);
       buckets_[f].push_back(id);
       lowest = std::min(lowest, f);
