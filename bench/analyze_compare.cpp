@@ -178,10 +178,11 @@ int run_oracle(const Tablebase& tb, const Args& a) {
       if (*c && r->method == Method::Search && !replays(pos, r->line, mated)) ++bad_lines;
     }
   }
-  std::printf("%ld questions on %ld random %d-man positions (%zu materials), tables up to %d men: %ld decided (%.3f%%), "
-              "%ld disagree with the %d-man tables, %ld lines fail to replay\n",
-              questions, a.count, a.men, mats.size(), a.table_men, decided,
-              100.0 * static_cast<double>(decided) / static_cast<double>(questions), wrong, a.men, bad_lines);
+  std::printf(
+      "%ld questions on %ld random %d-man positions (%zu materials), tables up to %d men: %ld decided (%.3f%%), "
+      "%ld disagree with the %d-man tables, %ld lines fail to replay\n",
+      questions, a.count, a.men, mats.size(), a.table_men, decided,
+      100.0 * static_cast<double>(decided) / static_cast<double>(questions), wrong, a.men, bad_lines);
   print_times(us);
   return wrong || bad_lines ? 1 : 0;
 }
@@ -191,7 +192,10 @@ int run_oracle(const Tablebase& tb, const Args& a) {
 int main(int argc, char** argv) {
   Args a;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s positions FILE|oracle [--tables DIR] [--men M] [--table-men T] [--count N] [--seed S] [--nodes N]\n", argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s positions FILE|oracle [--tables DIR] [--men M] [--table-men T] [--count N] [--seed S] [--nodes N]\n",
+        argv[0]);
     return 2;
   }
   a.mode = argv[1];
@@ -199,12 +203,18 @@ int main(int argc, char** argv) {
   if (a.mode == "positions" && argc > 2) a.file = argv[i++];
   for (; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--tables") a.tables = v;
-    else if (k == "--men") a.men = std::atoi(v.c_str());
-    else if (k == "--table-men") a.table_men = std::atoi(v.c_str());
-    else if (k == "--count") a.count = std::atol(v.c_str());
-    else if (k == "--seed") a.seed = std::strtoul(v.c_str(), nullptr, 10);
-    else if (k == "--nodes") a.nodes = std::strtoull(v.c_str(), nullptr, 10);
+    if (k == "--tables")
+      a.tables = v;
+    else if (k == "--men")
+      a.men = std::atoi(v.c_str());
+    else if (k == "--table-men")
+      a.table_men = std::atoi(v.c_str());
+    else if (k == "--count")
+      a.count = std::atol(v.c_str());
+    else if (k == "--seed")
+      a.seed = std::strtoul(v.c_str(), nullptr, 10);
+    else if (k == "--nodes")
+      a.nodes = std::strtoull(v.c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;

@@ -27,31 +27,44 @@ namespace deadpos {
 
 const char* method_name(Method m) {
   switch (m) {
-    case Method::Table: return "table";
-    case Method::Search: return "search";
-    case Method::Exhausted: return "exhausted";
-    case Method::Rule: return "rule";
-    case Method::Undetermined: return "undetermined";
+    case Method::Table:
+      return "table";
+    case Method::Search:
+      return "search";
+    case Method::Exhausted:
+      return "exhausted";
+    case Method::Rule:
+      return "rule";
+    case Method::Undetermined:
+      return "undetermined";
   }
   return "?";
 }
 
 const char* rule_name(AnalysisRule r) {
   switch (r) {
-    case AnalysisRule::None: return "none";
-    case AnalysisRule::LoneKing: return "lone-king";
-    case AnalysisRule::SameColouredBishops: return "same-coloured-bishops";
-    case AnalysisRule::NoCheckmatePlacement: return "no-checkmate-placement";
+    case AnalysisRule::None:
+      return "none";
+    case AnalysisRule::LoneKing:
+      return "lone-king";
+    case AnalysisRule::SameColouredBishops:
+      return "same-coloured-bishops";
+    case AnalysisRule::NoCheckmatePlacement:
+      return "no-checkmate-placement";
   }
   return "?";
 }
 
 const char* budget_name(BudgetKind b) {
   switch (b) {
-    case BudgetKind::None: return "none";
-    case BudgetKind::Nodes: return "nodes";
-    case BudgetKind::Time: return "time";
-    case BudgetKind::Memory: return "memory";
+    case BudgetKind::None:
+      return "none";
+    case BudgetKind::Nodes:
+      return "nodes";
+    case BudgetKind::Time:
+      return "time";
+    case BudgetKind::Memory:
+      return "memory";
   }
   return "?";
 }
@@ -73,7 +86,7 @@ bool has_checkmate_placement(const Material& m, Color mated) {
   men.push_back(make_piece(w, PieceType::King));
   for (PieceType pt : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight})
     for (int k = 0; k < m.count[mated][pt]; ++k) men.push_back(make_piece(mated, pt));
-  if (checkers_end == 1) return false;  // a lone king never gives check
+  if (checkers_end == 1) return false;                                            // a lone king never gives check
   constexpr std::array<int, 10> kTriangle = {0, 1, 2, 3, 9, 10, 11, 18, 19, 27};  // a1 b1 c1 d1 b2 c2 d2 c3 d3 d4
   std::array<Square, 8> sq{};
   const int n = static_cast<int>(men.size());
@@ -95,7 +108,8 @@ bool has_checkmate_placement(const Material& m, Color mated) {
       if (i == 0 && std::find(kTriangle.begin(), kTriangle.end(), s) == kTriangle.end()) continue;
       const Square q = square_at(s);
       if (used & square_bb(q)) continue;
-      if (type_of(men[static_cast<std::size_t>(i)]) == PieceType::King && i > 0 && (king_attacks(sq[0]) & square_bb(q))) continue;
+      if (type_of(men[static_cast<std::size_t>(i)]) == PieceType::King && i > 0 && (king_attacks(sq[0]) & square_bb(q)))
+        continue;
       sq[static_cast<std::size_t>(i)] = q;
       if (self(self, i + 1, used | square_bb(q))) return true;
     }
@@ -146,7 +160,8 @@ AnalysisRule cannot_mate_rule(const Position& p, Color mated) {
   if (men == p.pieces(PieceType::Bishop) && ((men & kLightSquares) == men || (men & kDarkSquares) == men)) {
     return AnalysisRule::SameColouredBishops;
   }
-  if (p.men() <= kMaxEnumeratedMen && !p.pieces(PieceType::Pawn) && no_checkmate_placement(Material::of(p), mated) == true) {
+  if (p.men() <= kMaxEnumeratedMen && !p.pieces(PieceType::Pawn) &&
+      no_checkmate_placement(Material::of(p), mated) == true) {
     return AnalysisRule::NoCheckmatePlacement;
   }
   return AnalysisRule::None;
@@ -166,7 +181,8 @@ Key key_of(const Position& p) {
   k.bb[1] = p.pieces(Color::Black);
   for (int t = 0; t < 5; ++t) k.bb[static_cast<std::size_t>(2 + t)] = p.pieces(static_cast<PieceType>(t));
   std::uint64_t ep = 0;
-  if (const auto e = p.en_passant(); e && (pawn_attacks(~p.side_to_move(), *e) & p.pieces(p.side_to_move(), PieceType::Pawn))) {
+  if (const auto e = p.en_passant();
+      e && (pawn_attacks(~p.side_to_move(), *e) & p.pieces(p.side_to_move(), PieceType::Pawn))) {
     ep = static_cast<std::uint64_t>(to_index(*e)) + 1;
   }
   k.state = static_cast<std::uint64_t>(p.side_to_move() == Color::White ? 0 : 1) |
@@ -222,8 +238,8 @@ class Search {
   struct Node {
     Key key;
     std::uint32_t parent;
-    Move move;       // the move from the parent
-    std::uint16_t g; // plies from the root
+    Move move;        // the move from the parent
+    std::uint16_t g;  // plies from the root
   };
   static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
   static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
@@ -262,7 +278,7 @@ class Search {
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 
   std::vector<Node> nodes_;
-  std::vector<std::uint64_t> slots_;  // hash tag << 32 | node id; kEmptySlot when free
+  std::vector<std::uint64_t> slots_;                 // hash tag << 32 | node id; kEmptySlot when free
   std::vector<std::vector<std::uint32_t>> buckets_;  // open nodes by priority (LIFO in a bucket)
   std::uint64_t generated_ = 0;
 };
@@ -365,12 +381,14 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, Mov
   Position p = root;
   for (Move m : a.line) {
     if (!p.legal_moves().contains(m)) {
-      return make_error(ErrorCode::InvalidMove, "internal: helpmate line from " + root.to_fen() + " has an illegal move");
+      return make_error(ErrorCode::InvalidMove,
+                        "internal: helpmate line from " + root.to_fen() + " has an illegal move");
     }
     p.make_move(m);
   }
   if (p.side_to_move() != mated_ || !p.is_checkmate()) {
-    return make_error(ErrorCode::InvalidMove, "internal: helpmate line from " + root.to_fen() + " does not end in mate");
+    return make_error(ErrorCode::InvalidMove,
+                      "internal: helpmate line from " + root.to_fen() + " does not end in mate");
   }
   return a;
 }
@@ -486,7 +504,8 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
 
 }  // namespace
 
-Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line) const {
+Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt,
+                                           bool want_line) const {
   try {
     Search s(*this, opt, mated);
     return s.run(pos, want_line);

@@ -76,18 +76,18 @@ struct MateAnswer {
   // When `mated` can be mated and a line was asked for (always for Method::Search): legal moves
   // from the position ending with `mated` checkmated, replayed before it was returned.
   std::vector<Move> line;
-  bool shortest = false;        // the line is proven shortest (its length is the DTHM)
+  bool shortest = false;                   // the line is proven shortest (its length is the DTHM)
   AnalysisRule rule = AnalysisRule::None;  // Method::Rule
   BudgetKind budget = BudgetKind::None;    // Method::Undetermined: the limit that stopped it
-  std::uint64_t positions = 0;  // positions the search generated (Exhausted: the reachable set)
+  std::uint64_t positions = 0;             // positions the search generated (Exhausted: the reachable set)
   bool operator==(const MateAnswer&) const = default;
 };
 
 // Both questions for one position.
 struct PositionAnalysis {
-  bool checkmate = false;  // the side to move is checkmated
-  bool stalemate = false;  // the side to move is stalemated
-  std::string table;       // canonical material key when the tables answered, else empty
+  bool checkmate = false;        // the side to move is checkmated
+  bool stalemate = false;        // the side to move is stalemated
+  std::string table;             // canonical material key when the tables answered, else empty
   bool castling_search = false;  // (tables) castling rights answered by the exact castling search
   bool en_passant = false;       // (tables) an en passant capture was taken into account
   ByColor<MateAnswer> mate;      // indexed by the side to be mated
