@@ -498,7 +498,7 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
     }
   }
   a.method = Method::Exhausted;
-  a.positions = generated_;
+  a.positions = nodes_.size();  // the distinct positions of the reachable set beyond tables and rules
   return a;
 }
 

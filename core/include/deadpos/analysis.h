@@ -79,7 +79,8 @@ struct MateAnswer {
   bool shortest = false;                   // the line is proven shortest (its length is the DTHM)
   AnalysisRule rule = AnalysisRule::None;  // Method::Rule
   BudgetKind budget = BudgetKind::None;    // Method::Undetermined: the limit that stopped it
-  std::uint64_t positions = 0;             // positions the search generated (Exhausted: the reachable set)
+  std::uint64_t positions =
+      0;  // Exhausted: distinct reachable positions stored (beyond tables and rules); else positions generated
   bool operator==(const MateAnswer&) const = default;
 };
 
