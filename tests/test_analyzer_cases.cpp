@@ -153,7 +153,9 @@ TEST(AnalyzerCases, LockedChainWithBishopIsDead) {
     EXPECT_TRUE(m.method == Method::Exhausted || m.method == Method::Rule) << method_name(m.method);
     // No table or rule closes a branch here (11 men, pawns): the exhausted set is the whole
     // reachable set, counted above by hand and by the independent enumeration.
-    if (m.method == Method::Exhausted) EXPECT_EQ(m.positions, 8832u);
+    if (m.method == Method::Exhausted) {
+      EXPECT_EQ(m.positions, 8832u);
+    }
     EXPECT_TRUE(m.line.empty());
   }
 }
