@@ -35,6 +35,7 @@ struct Args {
   long count = 20000;
   unsigned long seed = 1;
   std::uint64_t nodes = 2'000'000;
+  double slow_us = 0;  // positions mode: print every position slower than this (0: none)
 };
 
 bool replays(const Position& root, const std::vector<Move>& line, Color mated) {
@@ -91,6 +92,7 @@ int run_positions(const Tablebase& tb, const Args& a) {
   opt.budget.nodes = a.nodes;
   std::vector<double> us;
   long decided = 0, undetermined = 0, cannot = 0, bad = 0;
+  unsigned long long total_positions = 0;
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -111,6 +113,11 @@ int run_positions(const Tablebase& tb, const Args& a) {
       std::fprintf(stderr, "error: %s: %s\n", line.c_str(), r.error().message.c_str());
       return 2;
     }
+    total_positions += r->positions;
+    if (a.slow_us > 0 && us.back() > a.slow_us) {
+      std::printf("slow: %.0f us, %llu positions, %s: %s\n", us.back(), static_cast<unsigned long long>(r->positions),
+                  method_name(r->method), pos->to_fen().c_str());
+    }
     const auto c = r->can_mate();
     if (!c) {
       ++undetermined;
@@ -126,8 +133,9 @@ int run_positions(const Tablebase& tb, const Args& a) {
       std::printf("LINE DOES NOT REPLAY: %s\n", pos->to_fen().c_str());
     }
   }
-  std::printf("%ld positions: %ld decided (%ld cannot mate), %ld undetermined; tables up to %d men\n",
-              decided + undetermined, decided, cannot, undetermined, std::min(a.table_men, tb.max_men()));
+  std::printf(
+      "%ld positions: %ld decided (%ld cannot mate), %ld undetermined; tables up to %d men; %llu positions searched\n",
+      decided + undetermined, decided, cannot, undetermined, std::min(a.table_men, tb.max_men()), total_positions);
   print_times(us);
   return bad ? 1 : 0;
 }
@@ -145,6 +153,7 @@ int run_oracle(const Tablebase& tb, const Args& a) {
   std::mt19937_64 rng(a.seed);
   std::vector<double> us;
   long questions = 0, decided = 0, wrong = 0, bad_lines = 0;
+  unsigned long long total_positions = 0;
   for (long i = 0; i < a.count; ++i) {
     const Material& m = mats[static_cast<std::size_t>(i) % mats.size()];
     const Position pos = random_position(m, rng);
@@ -162,6 +171,7 @@ int run_oracle(const Tablebase& tb, const Args& a) {
         std::fprintf(stderr, "error: %s: %s\n", pos.to_fen().c_str(), r.error().message.c_str());
         return 2;
       }
+      total_positions += r->positions;
       const auto c = r->can_mate();
       if (!c) {
         std::printf("undetermined: %s %s mated=%s table=%d\n", m.key().c_str(), pos.to_fen().c_str(),
@@ -180,9 +190,9 @@ int run_oracle(const Tablebase& tb, const Args& a) {
   }
   std::printf(
       "%ld questions on %ld random %d-man positions (%zu materials), tables up to %d men: %ld decided (%.3f%%), "
-      "%ld disagree with the %d-man tables, %ld lines fail to replay\n",
+      "%ld disagree with the %d-man tables, %ld lines fail to replay; %llu positions searched\n",
       questions, a.count, a.men, mats.size(), a.table_men, decided,
-      100.0 * static_cast<double>(decided) / static_cast<double>(questions), wrong, a.men, bad_lines);
+      100.0 * static_cast<double>(decided) / static_cast<double>(questions), wrong, a.men, bad_lines, total_positions);
   print_times(us);
   return wrong || bad_lines ? 1 : 0;
 }
@@ -213,6 +223,8 @@ int main(int argc, char** argv) {
       a.count = std::atol(v.c_str());
     else if (k == "--seed")
       a.seed = std::strtoul(v.c_str(), nullptr, 10);
+    else if (k == "--slow-us")
+      a.slow_us = std::atof(v.c_str());
     else if (k == "--nodes")
       a.nodes = std::strtoull(v.c_str(), nullptr, 10);
     else {

@@ -221,6 +221,17 @@ std::uint64_t hash_of(const Key& k) {
   return h;
 }
 
+// Whether a man of the side to move attacks a man of the other side (pseudo-legal: a pinned
+// attacker counts; en passant does not). A cheap filter before generating the captures.
+bool can_capture(const Position& p) {
+  const Color us = p.side_to_move();
+  Bitboard them = p.pieces(~us) & ~p.pieces(~us, PieceType::King);
+  while (them) {
+    if (p.attackers_to(pop_lsb(them), p.pieces()) & p.pieces(us)) return true;
+  }
+  return false;
+}
+
 // One question: can `mated` be checkmated from the root?
 class Search {
  public:
@@ -283,7 +294,7 @@ class Search {
   std::uint64_t generated_ = 0;
 };
 
-constexpr int kMenWeight = 1;
+constexpr int kMenWeight = 6;
 constexpr int kCaptureBonus = 6;
 
 int Search::estimate(const Position& p) const {
@@ -318,13 +329,7 @@ int Search::estimate(const Position& p) const {
   if (table_men_ > 0) {
     const int above = std::max(0, p.men() - table_men_);
     h += kMenWeight * above;
-    if (above == 1) {
-      const Color us = p.side_to_move();
-      Bitboard them = p.pieces(~us) & ~p.pieces(~us, PieceType::King);
-      bool capture = false;
-      while (them && !capture) capture = (p.attackers_to(pop_lsb(them), p.pieces()) & p.pieces(us)) != 0;
-      if (capture) h -= kCaptureBonus;
-    }
+    if (above == 1 && can_capture(p)) h -= kCaptureBonus;
   }
   return std::max(h, 0);
 }
@@ -489,6 +494,26 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
       if (!insert(k, h, id)) {
         nodes_.pop_back();
         continue;
+      }
+      // One man above the tables: every capture from c lands in them and is answered exactly, so
+      // look one capture ahead now (a mate found here needs no expansion of c; c stays queued,
+      // so the search still covers everything reachable).
+      if (c.men() == table_men_ + 1 && can_capture(c)) {
+        for (Move mc : c.legal_moves()) {
+          if (c.piece_on(mc.to()) == kNoPiece && mc.kind() != Move::Kind::EnPassant) continue;
+          const Position cc = c.after(mc);
+          ++generated_;
+          auto tcc = table_answer(cc);
+          if (!tcc) return tcc.error();
+          if (!*tcc || !(*tcc)->dthm[mated_]) continue;
+          std::vector<Move> tail{mc};
+          if (*(*tcc)->dthm[mated_] > 0) {
+            auto l = tb_.helpmate_line(cc, mated_);
+            if (!l) return l.error();
+            tail.insert(tail.end(), l->begin(), l->end());
+          }
+          return found(root, u, m, tail);
+        }
       }
       // Priority: twice the estimate plus half the plies so far (greedy, with a pull toward short lines).
       const std::size_t f = static_cast<std::size_t>(2 * estimate(c) + (g + 1) / 2);
