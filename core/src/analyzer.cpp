@@ -190,6 +190,51 @@ Key key_of(const Position& p) {
   return k;
 }
 
+// The 8 symmetries of the board: t = diagonal flip (bit 2), then horizontal (bit 0), then
+// vertical (bit 1). Without pawns and castling rights they map positions to positions with the
+// same answers (the rules have no preferred side, file or rank then).
+Square sym_square(int t, Square s) {
+  if (t & 4) s = flip_diagonal(s);
+  if (t & 1) s = flip_horizontal(s);
+  if (t & 2) s = flip_vertical(s);
+  return s;
+}
+Bitboard sym_bb(int t, Bitboard b) {
+  if (t & 4) b = flip_diagonal(b);
+  if (t & 1) b = flip_horizontal(b);
+  if (t & 2) b = flip_vertical(b);
+  return b;
+}
+bool key_less(const Key& a, const Key& b) {
+  return std::lexicographical_compare(a.bb.begin(), a.bb.end(), b.bb.begin(), b.bb.end());
+}
+
+// The key under which p is stored, and in *sym the symmetry that maps p to it: for a position
+// without pawns and castling rights, the least key among the symmetries that put White's king in
+// the a1-d1-d4 triangle (the store then holds one position per orbit: up to 8 times fewer);
+// otherwise p's own key and 0.
+Key stored_key(const Position& p, int* sym) {
+  Key k = key_of(p);
+  *sym = 0;
+  if (p.pieces(PieceType::Pawn) || p.castling_rights()) return k;
+  const Square wk = p.king_square(Color::White);
+  Key best{};
+  bool any = false;
+  for (int t = 0; t < 8; ++t) {
+    const Square s = sym_square(t, wk);
+    const int f = static_cast<int>(file_of(s)), r = static_cast<int>(rank_of(s));
+    if (f > 3 || r > f) continue;
+    Key c = k;
+    for (Bitboard& b : c.bb) b = sym_bb(t, b);
+    if (!any || key_less(c, best)) {
+      best = c;
+      *sym = t;
+      any = true;
+    }
+  }
+  return best;
+}
+
 // The position of a key (counters 0 and 1; they do not change which moves are legal).
 Position position_of(const Key& k) {
   std::array<Piece, 32> pieces{};
@@ -249,8 +294,10 @@ class Search {
   struct Node {
     Key key;
     std::uint32_t parent;
-    Move move;        // the move from the parent
-    std::uint16_t g;  // plies from the root
+    Move move;            // the move from the parent, in the parent's stored frame
+    std::uint16_t g_sym;  // plies from the root << 3 | the symmetry from the parent's child to this key
+    int g() const { return g_sym >> 3; }
+    int sym() const { return g_sym & 7; }
   };
   static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
   static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
@@ -275,8 +322,8 @@ class Search {
   bool insert(const Key& k, std::uint64_t h, std::uint32_t id);
   void grow();
 
-  // The moves from the root to node id.
-  std::vector<Move> path_to(std::uint32_t id) const;
+  // The moves from the root to node id, then `rest` (moves in node id's frame), on the real board.
+  std::vector<Move> path_to(std::uint32_t id, const std::vector<Move>& rest) const;
   // Builds and replays the certificate: path to `parent`, then `last`, then `tail`.
   Result<MateAnswer> found(const Position& root, std::uint32_t parent, Move last, const std::vector<Move>& tail);
 
@@ -366,10 +413,31 @@ void Search::grow() {
   }
 }
 
-std::vector<Move> Search::path_to(std::uint32_t id) const {
+std::vector<Move> Search::path_to(std::uint32_t id, const std::vector<Move>& rest) const {
+  std::vector<std::uint32_t> chain;
+  for (; id != kNoParent && nodes_[id].parent != kNoParent; id = nodes_[id].parent) chain.push_back(id);
+  std::reverse(chain.begin(), chain.end());
+  // Each stored move is in its parent's frame (the stored key's orientation; the root's is the
+  // real board). to_frame maps real squares to the current frame; moves map back through its
+  // inverse. Without pawns or castling, every move is a plain from-to move.
+  std::array<Square, 64> to_frame{}, to_real{};
+  for (int s = 0; s < 64; ++s) to_frame[static_cast<std::size_t>(s)] = square_at(s);
+  auto real = [&](Move m) {
+    // The identity (the common case): of the 8 symmetries only it fixes a1, h1 and h8.
+    if (to_frame[0] == square_at(0) && to_frame[7] == square_at(7) && to_frame[63] == square_at(63)) return m;
+    for (int s = 0; s < 64; ++s)
+      to_real[static_cast<std::size_t>(to_index(to_frame[static_cast<std::size_t>(s)]))] = square_at(s);
+    return Move::make(to_real[static_cast<std::size_t>(to_index(m.from()))],
+                      to_real[static_cast<std::size_t>(to_index(m.to()))], m.kind(),
+                      m.kind() == Move::Kind::Promotion ? m.promotion() : PieceType::Knight);
+  };
   std::vector<Move> line;
-  for (; id != kNoParent && nodes_[id].parent != kNoParent; id = nodes_[id].parent) line.push_back(nodes_[id].move);
-  std::reverse(line.begin(), line.end());
+  for (std::uint32_t i : chain) {
+    line.push_back(real(nodes_[i].move));
+    const int t = nodes_[i].sym();
+    for (auto& q : to_frame) q = sym_square(t, q);
+  }
+  for (Move m : rest) line.push_back(real(m));
   return line;
 }
 
@@ -378,9 +446,9 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, Mov
   a.mated = mated_;
   a.method = Method::Search;
   a.positions = generated_;
-  a.line = path_to(parent);
-  a.line.push_back(last);
-  a.line.insert(a.line.end(), tail.begin(), tail.end());
+  std::vector<Move> rest{last};
+  rest.insert(rest.end(), tail.begin(), tail.end());
+  a.line = path_to(parent, rest);
   // The certificate is replayed by the move generator: every move legal, the end a checkmate of
   // `mated`. A failure is a defect, reported as an error, never returned as an answer.
   Position p = root;
@@ -449,7 +517,9 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
     a.positions = 1;
     return a;
   }
-  nodes_.push_back(Node{key_of(root), kNoParent, Move::none(), 0});
+  // The root is expanded as given (its frame is the real board); its key is only for duplicates.
+  int root_sym = 0;
+  nodes_.push_back(Node{stored_key(root, &root_sym), kNoParent, Move::none(), 0});
   insert(nodes_[0].key, hash_of(nodes_[0].key), 0);
   generated_ = 1;
   buckets_.assign(1, {});
@@ -462,7 +532,7 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
     const std::uint32_t u = buckets_[lowest].back();
     buckets_[lowest].pop_back();
     const Position pu = u == 0 ? root : position_of(nodes_[u].key);
-    const int g = nodes_[u].g;
+    const int g = nodes_[u].g();
     const MoveList moves = pu.legal_moves();
     for (Move m : moves) {
       if (out_of_budget(why)) {
@@ -487,10 +557,11 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
         return found(root, u, m, tail);
       }
       if (cannot_mate_rule(c, mated_) != AnalysisRule::None) continue;
-      const Key k = key_of(c);
+      int sym = 0;
+      const Key k = stored_key(c, &sym);
       const std::uint64_t h = hash_of(k);
       const auto id = static_cast<std::uint32_t>(nodes_.size());
-      nodes_.push_back(Node{k, u, m, static_cast<std::uint16_t>(std::min(g + 1, 65535))});
+      nodes_.push_back(Node{k, u, m, static_cast<std::uint16_t>(std::min(g + 1, 8191) << 3 | sym)});
       if (!insert(k, h, id)) {
         nodes_.pop_back();
         continue;

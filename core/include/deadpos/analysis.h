@@ -79,8 +79,9 @@ struct MateAnswer {
   bool shortest = false;                   // the line is proven shortest (its length is the DTHM)
   AnalysisRule rule = AnalysisRule::None;  // Method::Rule
   BudgetKind budget = BudgetKind::None;    // Method::Undetermined: the limit that stopped it
-  std::uint64_t positions =
-      0;  // Exhausted: distinct reachable positions stored (beyond tables and rules); else positions generated
+  // Method::Exhausted: the distinct reachable positions stored (beyond the tables and rules; without
+  // pawns and castling rights, one per class of board symmetry); otherwise the positions generated.
+  std::uint64_t positions = 0;
   bool operator==(const MateAnswer&) const = default;
 };
 
