@@ -327,7 +327,7 @@ class Search {
   // Builds and replays the certificate: path to `parent`, then `last`, then `tail`.
   Result<MateAnswer> found(const Position& root, std::uint32_t parent, Move last, const std::vector<Move>& tail);
 
-  bool out_of_budget(BudgetKind& why) const;
+  bool out_of_budget(BudgetKind& why);
 
   const Tablebase& tb_;
   AnalysisOptions opt_;
@@ -339,6 +339,7 @@ class Search {
   std::vector<std::uint64_t> slots_;                 // hash tag << 32 | node id; kEmptySlot when free
   std::vector<std::vector<std::uint32_t>> buckets_;  // open nodes by priority (LIFO in a bucket)
   std::uint64_t generated_ = 0;
+  std::uint64_t checks_ = 0;  // calls of out_of_budget, for the clock
 };
 
 constexpr int kMenWeight = 6;
@@ -466,17 +467,23 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, Mov
   return a;
 }
 
-bool Search::out_of_budget(BudgetKind& why) const {
+bool Search::out_of_budget(BudgetKind& why) {
   if (opt_.budget.nodes && generated_ >= opt_.budget.nodes) {
     why = BudgetKind::Nodes;
     return true;
   }
-  // Per stored node: the node, two hash slots (load at most 1/2), one queue entry.
-  if (nodes_.size() * (sizeof(Node) + 2 * sizeof(std::uint64_t) + sizeof(std::uint32_t)) >= opt_.budget.memory_bytes) {
+  // The store's bytes: nodes and hash slots as allocated, a queue entry per node, and the next
+  // doubling of either vector (old and new are held at once while it moves).
+  const std::size_t node_bytes = nodes_.capacity() * sizeof(Node);
+  const std::size_t slot_bytes = slots_.size() * sizeof(std::uint64_t);
+  const std::size_t next = (nodes_.size() == nodes_.capacity() ? 2 * node_bytes : 0) +
+                           ((nodes_.size() + 1) * 2 > slots_.size() ? 2 * slot_bytes : 0);
+  if (node_bytes + slot_bytes + nodes_.size() * sizeof(std::uint32_t) + next >= opt_.budget.memory_bytes) {
     why = BudgetKind::Memory;
     return true;
   }
-  if (deadline_ && (generated_ & 255) == 0 && std::chrono::steady_clock::now() >= *deadline_) {
+  // The clock is read every 256 checks (one check per generated position).
+  if (deadline_ && (++checks_ & 255) == 0 && std::chrono::steady_clock::now() >= *deadline_) {
     why = BudgetKind::Time;
     return true;
   }
