@@ -149,7 +149,23 @@ std::optional<bool> no_checkmate_placement(const Material& m, Color mated) {
 
 // A rule that proves `mated` can never be checkmated from p (docs/design.md, "Beyond the tables",
 // gives each soundness argument). Men never increase, so each rule holds in every later position.
-AnalysisRule cannot_mate_rule(const Position& p, Color mated) {
+// The men counts of p by colour and type, 4 bits each: a cheap material identity.
+std::uint64_t material_code(const Position& p) {
+  std::uint64_t code = 0;
+  for (Color c : {Color::White, Color::Black})
+    for (int t = 0; t < 5; ++t)
+      code = (code << 4) | static_cast<std::uint64_t>(popcount(p.pieces(c, static_cast<PieceType>(t))));
+  return code;
+}
+
+// Per search: the last material asked of no_checkmate_placement and its answer (a search meets
+// few materials, and the process-wide memo takes a lock).
+struct RuleCache {
+  std::uint64_t code = ~std::uint64_t{0};
+  bool none = false;
+};
+
+AnalysisRule cannot_mate_rule(const Position& p, Color mated, RuleCache* cache = nullptr) {
   const Color w = ~mated;
   // A king never gives check (kings never stand adjacent), and without a pawn the mating side
   // can never get another man.
@@ -160,9 +176,16 @@ AnalysisRule cannot_mate_rule(const Position& p, Color mated) {
   if (men == p.pieces(PieceType::Bishop) && ((men & kLightSquares) == men || (men & kDarkSquares) == men)) {
     return AnalysisRule::SameColouredBishops;
   }
-  if (p.men() <= kMaxEnumeratedMen && !p.pieces(PieceType::Pawn) &&
-      no_checkmate_placement(Material::of(p), mated) == true) {
-    return AnalysisRule::NoCheckmatePlacement;
+  if (p.men() <= kMaxEnumeratedMen && !p.pieces(PieceType::Pawn)) {
+    bool none;
+    const std::uint64_t code = cache ? material_code(p) : 0;
+    if (cache && cache->code == code) {
+      none = cache->none;
+    } else {
+      none = no_checkmate_placement(Material::of(p), mated) == true;
+      if (cache) *cache = RuleCache{code, none};
+    }
+    if (none) return AnalysisRule::NoCheckmatePlacement;
   }
   return AnalysisRule::None;
 }
@@ -340,6 +363,7 @@ class Search {
   std::vector<std::vector<std::uint32_t>> buckets_;  // open nodes by priority (LIFO in a bucket)
   std::uint64_t generated_ = 0;
   std::uint64_t checks_ = 0;  // calls of out_of_budget, for the clock
+  RuleCache rule_cache_;
 };
 
 constexpr int kMenWeight = 6;
@@ -563,7 +587,7 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
         }
         return found(root, u, m, tail);
       }
-      if (cannot_mate_rule(c, mated_) != AnalysisRule::None) continue;
+      if (cannot_mate_rule(c, mated_, &rule_cache_) != AnalysisRule::None) continue;
       int sym = 0;
       const Key k = stored_key(c, &sym);
       const std::uint64_t h = hash_of(k);
