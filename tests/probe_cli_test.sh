@@ -183,6 +183,24 @@ assert None in (j["white_can_mate"], j["black_can_mate"]), "50 positions should 
 "$deadpos" probe --tables "$tables" --budget-nodes 50 "$big" >"$work/out1.txt" 2>/dev/null
 grep -q "undetermined (nodes budget ran out" "$work/out1.txt" || fail "beyond the tables, text: $(cat "$work/out1.txt")"
 
+# Huge budgets: no node limit, a terabyte of memory asked for (capped at half the machine's),
+# a time limit of 300 ms per side: the start position is answered (both sides can mate) or
+# undetermined by time, exit 0, never a crash.
+"$deadpos" probe --tables "$tables" --json --budget-nodes 0 --budget-mb 1048576 --budget-ms 300 \
+  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" >"$work/out1.txt" 2>/dev/null
+rc=$?; [ "$rc" = 0 ] || fail "huge budgets: exit code $rc, expected 0"
+python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+for side in ("white_can_mate", "black_can_mate"):
+    assert j[side] is True or (j[side] is None and j["how"][side]["budget"] == "time"), j
+' "$work/out1.txt" || fail "huge budgets: answer: $(cat "$work/out1.txt")"
+for bad in "--budget-nodes -1" "--budget-mb 0" "--budget-ms x" "--budget-nodes 99999999999999999999"; do
+  # shellcheck disable=SC2086
+  "$deadpos" probe --tables "$tables" $bad "$good_fen" >/dev/null 2>"$work/err.txt"
+  rc=$?; [ "$rc" = 2 ] || fail "probe $bad: exit code $rc, expected 2 (usage)"
+done
+
 "$deadpos" probe --tables "$tables" --epd "$work/no-such-file.epd" >/dev/null 2>&1
 rc=$?; [ "$rc" = 5 ] || fail "unreadable --epd file: exit code $rc, expected 5"
 "$deadpos" probe --tables "$tables" --epd "$work" >/dev/null 2>&1

@@ -19,6 +19,8 @@
 #include <mutex>
 #include <new>
 
+#include <unistd.h>
+
 #include "deadpos/analysis.h"
 #include "deadpos/material.h"
 #include "deadpos/tablebase.h"
@@ -307,6 +309,13 @@ class Search {
       : tb_(tb), opt_(opt), mated_(mated), table_men_(std::min(opt.table_men, tb.max_men())) {
     if (opt.budget.time_ms) {
       deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opt.budget.time_ms);
+    }
+    // Never more than half the physical memory, whatever the caller asked: on Linux an allocation
+    // past it does not fail but gets the process killed, which would be a crash, not an answer.
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) {
+      opt_.budget.memory_bytes =
+          std::min(opt_.budget.memory_bytes, static_cast<std::size_t>(pages) / 2 * static_cast<std::size_t>(page));
     }
   }
 

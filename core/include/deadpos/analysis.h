@@ -28,7 +28,8 @@ struct AnalysisBudget {
   std::uint64_t nodes = 2'000'000;
   // Wall-clock limit in milliseconds, checked every few hundred positions. 0: no limit.
   std::uint64_t time_ms = 0;
-  // Memory of the search's position store, bytes (about 170 bytes per stored position).
+  // Memory of the search's position store, bytes (about 92 bytes per stored position); never more
+  // than half the physical memory.
   std::size_t memory_bytes = std::size_t{512} << 20;
 };
 
