@@ -1,0 +1,77 @@
+// The analyzer's rules against the verified tables' statistics (docs/design.md, "Rules"): for every
+// pawnless material of at most 4 men and each side X, the no-checkmate-placement rule fires
+// exactly when the table's <KEY>.json counts no position (either side to move) in which X can be
+// mated, unless an earlier rule (lone-king, same-coloured-bishops) already decides it. A rule that
+// fired where the table has a mate would be an unsound proof; one that never fired would be dead code.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_probe_util.h"
+
+namespace deadpos::probe_test {
+namespace {
+
+TEST(AnalyzerRules, NoCheckmatePlacementAgreesWithTheTablesStatistics) {
+  const Tablebase* tb;
+  ASSERT_TABLES(tb);
+  ASSERT_GE(complete_men(*tb), 4);
+  AnalysisOptions opt;
+  opt.table_men = 0;     // no table may answer: the rule (or nothing) decides at the root
+  opt.budget.nodes = 1;  // when no rule holds, stop at once (undetermined)
+  int fired = 0, checked = 0;
+  std::mt19937_64 rng(42);
+  for (const Material& m : materials_both_ways(4)) {
+    if (m.has_pawns()) continue;
+    std::ifstream in(tables_dir() + "/" + m.canonical().key() + ".json");
+    ASSERT_TRUE(in) << m.canonical().key() << ".json missing";
+    const auto stats = nlohmann::json::parse(in);
+    for (Color mated : {Color::White, Color::Black}) {
+      // The canonical table's counts; a swapped material swaps the colours.
+      const bool swap = !m.is_canonical();
+      const std::string who = (mated == Color::White) != swap ? "black_can_mate" : "white_can_mate";
+      const auto mates =
+          stats["white_to_move"][who].get<std::uint64_t>() + stats["black_to_move"][who].get<std::uint64_t>();
+      for (int k = 0; k < 4; ++k) {
+        const Position pos = random_position(m, rng);
+        auto a = tb->analyze_side(pos, mated, opt, false);
+        ASSERT_TRUE(a) << a.error().message;
+        ++checked;
+        if (a->method != Method::Rule) continue;
+        if (a->rule == AnalysisRule::SameColouredBishops) {
+          // A property of the placement: the table's count for this bishop-colour class. The
+          // colour swap mirrors the board vertically, which swaps square colours.
+          const Bitboard bishops = pos.pieces(PieceType::Bishop);
+          const bool light = (bishops & kLightSquares) != 0;
+          const std::string cls(static_cast<std::size_t>(popcount(bishops)), light != swap ? 'L' : 'D');
+          bool seen = false;
+          for (const auto& c : stats["bishop_colour_classes"]) {
+            if (c["bishop_colours"] != cls) continue;
+            seen = true;
+            EXPECT_EQ(c["white_to_move"][who].get<std::uint64_t>() + c["black_to_move"][who].get<std::uint64_t>(), 0u)
+                << m.key() << " bishops " << cls << ": the rule says no mate, the table's class has one";
+          }
+          EXPECT_TRUE(seen) << m.key() << ": no bishop class " << cls;
+          continue;
+        }
+        EXPECT_EQ(mates, 0u) << m.key() << ": rule " << rule_name(a->rule) << " says "
+                             << (mated == Color::White ? "White" : "Black") << " can never be mated, the table counts "
+                             << mates;
+        if (a->rule == AnalysisRule::NoCheckmatePlacement) ++fired;
+      }
+      if (mates == 0) {
+        const Position pos = random_position(m, rng);
+        auto a = tb->analyze_side(pos, mated, opt, false);
+        ASSERT_TRUE(a);
+        EXPECT_EQ(a->method, Method::Rule) << m.key() << ": the table counts no mate of "
+                                           << (mated == Color::White ? "White" : "Black") << " but no rule fired";
+      }
+    }
+  }
+  // KRvKB, KQvKB, KQvKN and their swaps (White or Black the side with the heavy piece) at least.
+  EXPECT_GE(fired, 6 * 4) << "of " << checked;
+}
+
+}  // namespace
+}  // namespace deadpos::probe_test
