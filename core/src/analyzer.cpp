@@ -302,6 +302,30 @@ bool can_capture(const Position& p) {
   return false;
 }
 
+// A stored position: its key (the position is rebuilt from it when expanded), 72 bytes.
+struct Node {
+  Key key;
+  std::uint32_t parent;
+  Move move;            // the move from the parent, in the parent's stored frame
+  std::uint16_t g_sym;  // plies from the root << 3 | the symmetry from the parent's child to this key
+  int g() const { return g_sym >> 3; }
+  int sym() const { return g_sym & 7; }
+};
+
+// The position store of one thread's searches, reused: a small search then allocates nothing
+// (page faults, zeroing and malloc were about 15% of the time on the lichess positions). After a
+// search that grew it past kKeepBytes it is released, so no thread keeps a big search's memory.
+struct Scratch {
+  std::vector<Node> nodes;
+  std::vector<std::uint64_t> slots;
+  std::vector<std::vector<std::uint32_t>> buckets;
+};
+constexpr std::size_t kKeepBytes = std::size_t{8} << 20;
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
 // One question: can `mated` be checkmated from the root?
 class Search {
  public:
@@ -319,18 +343,19 @@ class Search {
     }
   }
 
+  ~Search() {
+    if (nodes_.capacity() * sizeof(Node) > kKeepBytes) std::vector<Node>().swap(nodes_);
+    if (slots_.size() * sizeof(std::uint64_t) > kKeepBytes) std::vector<std::uint64_t>().swap(slots_);
+    std::size_t queued = 0;
+    for (const auto& b : buckets_) queued += b.capacity();
+    if (queued * sizeof(std::uint32_t) > kKeepBytes) std::vector<std::vector<std::uint32_t>>().swap(buckets_);
+  }
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
   Result<MateAnswer> run(const Position& root, bool want_line);
 
  private:
-  // A stored position: its key (the position is rebuilt from it when expanded), 72 bytes.
-  struct Node {
-    Key key;
-    std::uint32_t parent;
-    Move move;            // the move from the parent, in the parent's stored frame
-    std::uint16_t g_sym;  // plies from the root << 3 | the symmetry from the parent's child to this key
-    int g() const { return g_sym >> 3; }
-    int sym() const { return g_sym & 7; }
-  };
   static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
   static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
 
@@ -367,9 +392,9 @@ class Search {
   int table_men_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 
-  std::vector<Node> nodes_;
-  std::vector<std::uint64_t> slots_;                 // hash tag << 32 | node id; kEmptySlot when free
-  std::vector<std::vector<std::uint32_t>> buckets_;  // open nodes by priority (LIFO in a bucket)
+  std::vector<Node>& nodes_ = scratch().nodes;
+  std::vector<std::uint64_t>& slots_ = scratch().slots;  // hash tag << 32 | node id; kEmptySlot when free
+  std::vector<std::vector<std::uint32_t>>& buckets_ = scratch().buckets;  // open nodes by priority (LIFO)
   std::uint64_t generated_ = 0;
   std::uint64_t checks_ = 0;  // calls of out_of_budget, for the clock
   RuleCache rule_cache_;
@@ -559,10 +584,13 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
   }
   // The root is expanded as given (its frame is the real board); its key is only for duplicates.
   int root_sym = 0;
+  nodes_.clear();
+  std::fill(slots_.begin(), slots_.end(), kEmptySlot);
+  for (auto& b : buckets_) b.clear();
   nodes_.push_back(Node{stored_key(root, &root_sym), kNoParent, Move::none(), 0});
   insert(nodes_[0].key, hash_of(nodes_[0].key), 0);
   generated_ = 1;
-  buckets_.assign(1, {});
+  if (buckets_.empty()) buckets_.resize(1);
   buckets_[0].push_back(0);
   std::size_t lowest = 0;
   BudgetKind why = BudgetKind::None;
