@@ -279,6 +279,8 @@ const char* rule_text(AnalysisRule r) {
     case AnalysisRule::None: return "none";
     case AnalysisRule::LoneKing: return "it has only its king and no pawn";
     case AnalysisRule::SameColouredBishops: return "only bishops on squares of one colour, no pawns";
+    case AnalysisRule::OneColourBishops:
+      return "it has only bishops of one colour, the other side only queens, rooks and bishops of that colour";
     case AnalysisRule::NoCheckmatePlacement: return "no placement of this material or of any material left after captures is a checkmate";
   }
   return "?";
@@ -314,6 +316,9 @@ std::string side_text(Color winner, const MateAnswer& m) {
       return w + " cannot checkmate (all " + std::to_string(m.positions) + " reachable positions searched)";
     case Method::Rule: return w + " cannot checkmate (rule: " + rule_text(m.rule) + ")";
     case Method::Undetermined:
+      if (m.budget == BudgetKind::OutOfMemory) {
+        return w + ": undetermined (out of memory after " + std::to_string(m.positions) + " positions)";
+      }
       return w + ": undetermined (" + budget_name(m.budget) + " budget ran out after " + std::to_string(m.positions) +
              " positions)";
   }
@@ -442,9 +447,12 @@ void probe_one(const Tablebase& tb, const std::string& input, const ProbeOptions
   }
   std::cout << pos->to_fen() << ": " << text;
   if (verdict) {
-    std::cout << " | " << side_name(*flagged) << "'s flag fell: "
-              << (verdict->result.empty() ? std::string("undetermined") : verdict->result) << ", "
-              << flag_reason_text(verdict->reason);
+    std::cout << " | " << side_name(*flagged) << "'s flag fell: ";
+    if (verdict->result.empty()) {
+      std::cout << flag_reason_text(verdict->reason);  // "undetermined: ..."
+    } else {
+      std::cout << verdict->result << ", " << flag_reason_text(verdict->reason);
+    }
   }
   for (const auto& [mated, m] : lines) {
     std::cout << " | mate of " << side_name(mated) << " in " << plies(static_cast<int>(m->line.size()))

@@ -53,6 +53,8 @@ const char* rule_name(AnalysisRule r) {
       return "same-coloured-bishops";
     case AnalysisRule::NoCheckmatePlacement:
       return "no-checkmate-placement";
+    case AnalysisRule::OneColourBishops:
+      return "one-colour-bishops";
   }
   return "?";
 }
@@ -67,6 +69,8 @@ const char* budget_name(BudgetKind b) {
       return "time";
     case BudgetKind::Memory:
       return "memory";
+    case BudgetKind::OutOfMemory:
+      return "out-of-memory";
   }
   return "?";
 }
@@ -177,6 +181,15 @@ AnalysisRule cannot_mate_rule(const Position& p, Color mated, RuleCache* cache =
   const Bitboard men = p.pieces() & ~p.pieces(PieceType::King);
   if (men == p.pieces(PieceType::Bishop) && ((men & kLightSquares) == men || (men & kDarkSquares) == men)) {
     return AnalysisRule::SameColouredBishops;
+  }
+  // The mater has only bishops, all on one colour; the mated side only queens, rooks and bishops
+  // of that colour; no pawns, no knights: the check is a single bishop check, and a queen or rook
+  // next to the mated king can always take or block it.
+  const Bitboard wb = p.pieces(w, PieceType::Bishop);
+  if (wb && p.pieces(w) == (wb | p.pieces(w, PieceType::King)) && !p.pieces(PieceType::Pawn) &&
+      !p.pieces(PieceType::Knight)) {
+    const Bitboard colour = (wb & kLightSquares) ? kLightSquares : kDarkSquares;
+    if (!(wb & ~colour) && !(p.pieces(mated, PieceType::Bishop) & ~colour)) return AnalysisRule::OneColourBishops;
   }
   if (p.men() <= kMaxEnumeratedMen && !p.pieces(PieceType::Pawn)) {
     bool none;
@@ -359,6 +372,7 @@ class Search {
   Search& operator=(const Search&) = delete;
 
   Result<MateAnswer> run(const Position& root, bool want_line);
+  std::uint64_t generated() const { return generated_; }
 
  private:
   static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
@@ -591,6 +605,8 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
   // The root is expanded as given (its frame is the real board); its key is only for duplicates.
   int root_sym = 0;
   nodes_.clear();
+  // Start small: clearing a table kept from a big search would cost more than most searches.
+  if (slots_.size() > 4096) slots_.assign(4096, kEmptySlot);
   std::fill(slots_.begin(), slots_.end(), kEmptySlot);
   for (auto& b : buckets_) b.clear();
   nodes_.push_back(Node{stored_key(root, &root_sym), kNoParent, Move::none(), 0});
@@ -677,37 +693,44 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
 
 Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt,
                                            bool want_line) const {
-  try {
-    // Two stages that differ only in the order of the queue: a greedy one over the first
-    // kFirstStageNodes positions, then, if it ran out of them, a broader one with the rest of the
-    // budget. Each order finds helpmates the other misses: of the 9 lichess 30k positions the greedy
-    // order leaves undetermined with the <=4-man tables, the two stages leave 2; the broad order
-    // alone searches twice the positions on the rest of the lichess positions and 3.6 times on the
-    // 4-man oracle, where no question needs more than 200,000 positions with the greedy order.
-    // Each stage is a complete search: either one running out of positions proves "cannot mate".
-    constexpr std::uint64_t kFirstStageNodes = 200'000;
-    std::optional<std::chrono::steady_clock::time_point> deadline;
-    if (opt.budget.time_ms) deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(opt.budget.time_ms);
-    AnalysisOptions first = opt;
-    if (!opt.budget.nodes || opt.budget.nodes > kFirstStageNodes) first.budget.nodes = kFirstStageNodes;
-    auto a = Search(*this, first, mated, 16, deadline).run(pos, want_line);
-    if (!a || a->method != Method::Undetermined || a->budget != BudgetKind::Nodes ||
-        first.budget.nodes == opt.budget.nodes) {
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (opt.budget.time_ms) deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(opt.budget.time_ms);
+  // One stage; running out of memory (std::bad_alloc, e.g. under ulimit -v) is undetermined too,
+  // with the positions generated until then.
+  auto stage = [&](const AnalysisOptions& o, int plies_divisor) -> Result<MateAnswer> {
+    Search s(*this, o, mated, plies_divisor, deadline);
+    try {
+      return s.run(pos, want_line);
+    } catch (const std::bad_alloc&) {
+      MateAnswer a;
+      a.mated = mated;
+      a.method = Method::Undetermined;
+      a.budget = BudgetKind::OutOfMemory;
+      a.positions = s.generated();
       return a;
     }
-    AnalysisOptions rest = opt;
-    if (opt.budget.nodes) rest.budget.nodes = opt.budget.nodes - a->positions;
-    const std::uint64_t used = a->positions;
-    a = Search(*this, rest, mated, 1, deadline).run(pos, want_line);
-    if (a && a->method != Method::Exhausted) a->positions += used;
-    return a;
-  } catch (const std::bad_alloc&) {
-    MateAnswer a;
-    a.mated = mated;
-    a.method = Method::Undetermined;
-    a.budget = BudgetKind::Memory;
+  };
+  // Two stages that differ only in the order of the queue: a greedy one over the first
+  // kFirstStageNodes positions, then, if it ran out of them, a broader one with the rest of the
+  // budget. Each order finds helpmates the other misses: of the 9 lichess 30k positions the greedy
+  // order leaves undetermined with the <=4-man tables, the two stages leave 2; the broad order
+  // alone searches twice the positions on the rest of the lichess positions and 3.6 times on the
+  // 4-man oracle, where no question needs more than 200,000 positions with the greedy order.
+  // Each stage is a complete search: either one running out of positions proves "cannot mate".
+  constexpr std::uint64_t kFirstStageNodes = 200'000;
+  AnalysisOptions first = opt;
+  if (!opt.budget.nodes || opt.budget.nodes > kFirstStageNodes) first.budget.nodes = kFirstStageNodes;
+  auto a = stage(first, 16);
+  if (!a || a->method != Method::Undetermined || a->budget != BudgetKind::Nodes ||
+      first.budget.nodes == opt.budget.nodes) {
     return a;
   }
+  AnalysisOptions rest = opt;
+  if (opt.budget.nodes) rest.budget.nodes = opt.budget.nodes - a->positions;
+  const std::uint64_t used = a->positions;
+  a = stage(rest, 1);
+  if (a && a->method != Method::Exhausted) a->positions += used;
+  return a;
 }
 
 Result<PositionAnalysis> Tablebase::analyze(const Position& pos, const AnalysisOptions& opt, bool want_lines) const {

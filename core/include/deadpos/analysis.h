@@ -57,11 +57,16 @@ enum class AnalysisRule : std::uint8_t {
   // Pawnless, at most 4 men: no placement of the material, nor of any material left after captures,
   // is a checkmate of the side (found by enumerating every placement once per material).
   NoCheckmatePlacement,
+  // No pawns or knights; the mating side has only bishops, all on squares of one colour, and the
+  // mated side only queens, rooks and bishops of that colour.
+  OneColourBishops,
 };
-const char* rule_name(AnalysisRule r);  // "lone-king", "same-coloured-bishops", "no-checkmate-placement"
+// "lone-king", "same-coloured-bishops", "no-checkmate-placement", "one-colour-bishops"
+const char* rule_name(AnalysisRule r);
 
-enum class BudgetKind : std::uint8_t { None, Nodes, Time, Memory };
-const char* budget_name(BudgetKind b);  // "nodes", "time", "memory"
+// Memory: the memory_bytes budget; OutOfMemory: an allocation failed first (the process's limit).
+enum class BudgetKind : std::uint8_t { None, Nodes, Time, Memory, OutOfMemory };
+const char* budget_name(BudgetKind b);  // "nodes", "time", "memory", "out-of-memory"
 
 // The answer to "can `mated` be checkmated by some sequence of legal moves from the position?".
 struct MateAnswer {
