@@ -1,9 +1,10 @@
 // Scripted measurements of the analyzer beyond the tables (bench/bench_analyze.sh runs them):
 //
-//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N]
+//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N] [--lines 1]
 //     One question per position of FILE (FEN or EPD lines, '#' comments): can the side that just
 //     moved (not the side to move) still checkmate? Prints decided / undetermined counts and the
-//     time per position on one thread: mean, 99th percentile, max (microseconds).
+//     time per position on one thread: mean, 99th percentile, max (microseconds). With --lines 1
+//     every certificate line is asked for (the tables' tails included) and replayed here.
 //
 //   deadpos_analyze_compare oracle --tables DIR --men M --table-men T [--count N] [--seed S] [--nodes N]
 //     N random legal positions spread over every material of M men (both orientations), both
@@ -36,6 +37,7 @@ struct Args {
   unsigned long seed = 1;
   std::uint64_t nodes = 2'000'000;
   double slow_us = 0;  // positions mode: print every position slower than this (0: none)
+  bool lines = false;  // positions mode: ask for the certificate lines and replay them (--lines 1)
 };
 
 bool replays(const Position& root, const std::vector<Move>& line, Color mated) {
@@ -107,7 +109,7 @@ int run_positions(const Tablebase& tb, const Args& a) {
     }
     const Color mated = pos->side_to_move();  // the side that just moved mates the side to move
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = tb.analyze_side(*pos, mated, opt, false);
+    auto r = tb.analyze_side(*pos, mated, opt, a.lines);
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     if (!r) {
       std::fprintf(stderr, "error: %s: %s\n", line.c_str(), r.error().message.c_str());
@@ -128,7 +130,7 @@ int run_positions(const Tablebase& tb, const Args& a) {
     if (!*c) {
       ++cannot;
       std::printf("cannot mate: %s (%s)\n", pos->to_fen().c_str(), method_name(r->method));
-    } else if (r->method == Method::Search && !replays(*pos, r->line, mated)) {
+    } else if (a.lines && r->method == Method::Search && !replays(*pos, r->line, mated)) {
       ++bad;
       std::printf("LINE DOES NOT REPLAY: %s\n", pos->to_fen().c_str());
     }
@@ -165,7 +167,7 @@ int run_oracle(const Tablebase& tb, const Args& a) {
     for (Color mated : {Color::White, Color::Black}) {
       ++questions;
       const auto t0 = std::chrono::steady_clock::now();
-      auto r = tb.analyze_side(pos, mated, opt, false);
+      auto r = tb.analyze_side(pos, mated, opt, true);  // lines asked for: each is replayed below
       us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
       if (!r) {
         std::fprintf(stderr, "error: %s: %s\n", pos.to_fen().c_str(), r.error().message.c_str());
@@ -223,6 +225,8 @@ int main(int argc, char** argv) {
       a.count = std::atol(v.c_str());
     else if (k == "--seed")
       a.seed = std::strtoul(v.c_str(), nullptr, 10);
+    else if (k == "--lines")
+      a.lines = v == "1";
     else if (k == "--slow-us")
       a.slow_us = std::atof(v.c_str());
     else if (k == "--nodes")

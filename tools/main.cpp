@@ -310,7 +310,7 @@ std::string side_text(Color winner, const MateAnswer& m) {
     case Method::Table:
       return m.dthm ? w + " can checkmate (shortest helpmate " + plies(*m.dthm) + ")" : w + " cannot checkmate";
     case Method::Search:
-      return w + " can checkmate (helpmate of " + plies(static_cast<int>(m.line.size())) + " found by search" +
+      return w + " can checkmate (helpmate of " + plies(m.plies) + " found by search" +
              (m.shortest ? "" : ", not proven shortest") + ")";
     case Method::Exhausted:
       return w + " cannot checkmate (all " + std::to_string(m.positions) + " reachable positions searched)";
@@ -331,7 +331,7 @@ nlohmann::json how_json(const MateAnswer& m) {
   switch (m.method) {
     case Method::Table: break;
     case Method::Search:
-      j["line_plies"] = m.line.size();
+      j["line_plies"] = m.plies;
       j["shortest"] = m.shortest;
       j["positions"] = m.positions;
       break;

@@ -401,7 +401,10 @@ class Search {
   // The moves from the root to node id, then `rest` (moves in node id's frame), on the real board.
   std::vector<Move> path_to(std::uint32_t id, const std::vector<Move>& rest) const;
   // Builds and replays the certificate: path to `parent`, then `last`, then `tail`.
-  Result<MateAnswer> found(const Position& root, std::uint32_t parent, Move last, const std::vector<Move>& tail);
+  // A mate of mated_ found: the path to node `parent`, then `rest` (moves in its frame), then, when
+  // table_dthm > 0, the table's line of that many plies from there (computed only if a line was
+  // asked for). Replays what it returns.
+  Result<MateAnswer> found(const Position& root, std::uint32_t parent, const std::vector<Move>& rest, int table_dthm);
 
   bool out_of_budget(BudgetKind& why);
 
@@ -410,6 +413,7 @@ class Search {
   Color mated_;
   int table_men_;
   int plies_divisor_;
+  bool want_line_ = false;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 
   std::vector<Node>& nodes_ = scratch().nodes;
@@ -520,28 +524,42 @@ std::vector<Move> Search::path_to(std::uint32_t id, const std::vector<Move>& res
   return line;
 }
 
-Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, Move last, const std::vector<Move>& tail) {
+Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, const std::vector<Move>& rest,
+                                 int table_dthm) {
   MateAnswer a;
   a.mated = mated_;
   a.method = Method::Search;
   a.positions = generated_;
-  std::vector<Move> rest{last};
-  rest.insert(rest.end(), tail.begin(), tail.end());
   a.line = path_to(parent, rest);
   // The certificate is replayed by the move generator: every move legal, the end a checkmate of
-  // `mated`. A failure is a defect, reported as an error, never returned as an answer.
+  // `mated` (or, without a line asked for, a position whose table gives `mated` a finite DTHM).
+  // A failure is a defect, reported as an error, never returned as an answer.
+  const auto bad = [&](const char* what) {
+    return make_error(ErrorCode::InvalidMove,
+                      std::string("internal: helpmate line from ") + root.to_fen() + " " + what);
+  };
   Position p = root;
   for (Move m : a.line) {
-    if (!p.legal_moves().contains(m)) {
-      return make_error(ErrorCode::InvalidMove,
-                        "internal: helpmate line from " + root.to_fen() + " has an illegal move");
-    }
+    if (!p.legal_moves().contains(m)) return bad("has an illegal move");
     p.make_move(m);
   }
-  if (p.side_to_move() != mated_ || !p.is_checkmate()) {
-    return make_error(ErrorCode::InvalidMove,
-                      "internal: helpmate line from " + root.to_fen() + " does not end in mate");
+  if (table_dthm > 0) {
+    auto t = tb_.probe(p);
+    if (!t) return t.error();
+    if (t->dthm[mated_] != table_dthm) return bad("does not reach the table position it was found in");
+    a.plies = static_cast<int>(a.line.size()) + table_dthm;
+    if (!want_line_) return a;
+    // The table's shortest line from there, on the real board.
+    auto l = tb_.helpmate_line(p, mated_);
+    if (!l) return l.error();
+    for (Move m : *l) {
+      if (!p.legal_moves().contains(m)) return bad("has an illegal move");
+      p.make_move(m);
+      a.line.push_back(m);
+    }
   }
+  if (p.side_to_move() != mated_ || !p.is_checkmate()) return bad("does not end in mate");
+  a.plies = static_cast<int>(a.line.size());
   return a;
 }
 
@@ -569,6 +587,7 @@ bool Search::out_of_budget(BudgetKind& why) {
 }
 
 Result<MateAnswer> Search::run(const Position& root, bool want_line) {
+  want_line_ = want_line;
   MateAnswer a;
   a.mated = mated_;
   // The tables answer exactly (and with the shortest line) whatever they cover.
@@ -633,18 +652,12 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
       }
       Position c = pu.after(m);
       ++generated_;
-      if (c.side_to_move() == mated_ && c.in_check() && !c.has_legal_move()) return found(root, u, m, {});
+      if (c.side_to_move() == mated_ && c.in_check() && !c.has_legal_move()) return found(root, u, {m}, 0);
       auto tc = table_answer(c);
       if (!tc) return tc.error();
       if (*tc) {
         if (!(*tc)->dthm[mated_]) continue;  // the table proves no mate from here
-        std::vector<Move> tail;
-        if (*(*tc)->dthm[mated_] > 0) {
-          auto l = tb_.helpmate_line(c, mated_);
-          if (!l) return l.error();
-          tail = std::move(*l);
-        }
-        return found(root, u, m, tail);
+        return found(root, u, {m}, *(*tc)->dthm[mated_]);
       }
       if (cannot_mate_rule(c, mated_, &rule_cache_) != AnalysisRule::None) continue;
       int sym = 0;
@@ -667,13 +680,7 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
           auto tcc = table_answer(cc);
           if (!tcc) return tcc.error();
           if (!*tcc || !(*tcc)->dthm[mated_]) continue;
-          std::vector<Move> tail{mc};
-          if (*(*tcc)->dthm[mated_] > 0) {
-            auto l = tb_.helpmate_line(cc, mated_);
-            if (!l) return l.error();
-            tail.insert(tail.end(), l->begin(), l->end());
-          }
-          return found(root, u, m, tail);
+          return found(root, u, {m, mc}, *(*tcc)->dthm[mated_]);
         }
       }
       // Priority: twice the estimate plus the plies so far over the stage's divisor (16: greedy with

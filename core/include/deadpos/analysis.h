@@ -79,9 +79,12 @@ struct MateAnswer {
   }
   // Method::Table: the exact DTHM (plies), or nullopt when `mated` cannot be mated.
   std::optional<int> dthm;
-  // When `mated` can be mated and a line was asked for (always for Method::Search): legal moves
-  // from the position ending with `mated` checkmated, replayed before it was returned.
+  // When `mated` can be mated and a line was asked for: legal moves from the position ending with
+  // `mated` checkmated, replayed before it was returned.
   std::vector<Move> line;
+  // Method::Search: the length of that certificate line in plies, also when no line was asked for
+  // (then the path to a position in the tables was replayed and the table gives the rest exactly).
+  int plies = 0;
   bool shortest = false;                   // the line is proven shortest (its length is the DTHM)
   AnalysisRule rule = AnalysisRule::None;  // Method::Rule
   BudgetKind budget = BudgetKind::None;    // Method::Undetermined: the limit that stopped it
