@@ -78,3 +78,40 @@ TEST(AnalyzerRules, RulesAgreeWithTheTablesStatistics) {
 
 }  // namespace
 }  // namespace deadpos::probe_test
+
+namespace deadpos::probe_test {
+namespace {
+
+// Beyond the 4-man tables: bishops of one colour against queens and rooks (the argument in
+// docs/design.md, "Rules"). No search could exhaust these; without the rule they are undetermined.
+TEST(AnalyzerRules, OneColourBishopsNeverMateQueensAndRooks) {
+  const Tablebase* tb;
+  ASSERT_TABLES(tb);
+  const char* fens[] = {
+      "8/1Q6/1b3K2/2k5/1b6/8/8/8 w - - 0 1",     // K+2B (dark) v K+Q
+      "8/3R4/8/6K1/8/4k1b1/8/7R w - - 0 1",      // K+B v K+2R
+      "kb6/8/8/8/8/8/1RRRRR2/KQQQQ3 w - - 0 1",  // K+B v K+4Q+5R
+      "3b4/8/8/6b1/8/8/R7/K1k5 w - - 0 1",       // PUB-024: K+2B v K+R
+  };
+  for (const char* fen : fens) {
+    const Position pos = test::position_from(fen);
+    auto a = tb->analyze_side(pos, Color::White, AnalysisOptions{}, false);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_EQ(a->method, Method::Rule) << fen;
+    EXPECT_EQ(a->rule, AnalysisRule::OneColourBishops) << fen;
+  }
+  // Not when the mated side has a knight, a pawn or a bishop of the other colour: a knight or a
+  // bishop on the dark flight square cannot block the light check.
+  for (const char* fen : {"8/1Q6/1b3K2/2k5/1b6/8/8/6N1 w - - 0 1", "8/1Q6/1b3K2/2k5/1b6/8/6P1/8 w - - 0 1",
+                          "8/1Q6/1b3K2/2k5/1b6/7B/8/8 w - - 0 1"}) {
+    const Position pos = test::position_from(fen);
+    AnalysisOptions opt;
+    opt.budget.nodes = 1;
+    auto a = tb->analyze_side(pos, Color::White, opt, false);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_NE(a->rule, AnalysisRule::OneColourBishops) << fen;
+  }
+}
+
+}  // namespace
+}  // namespace deadpos::probe_test
