@@ -2,13 +2,15 @@
 // position with any number of men?
 //
 // One mechanism decides both ways: a best-first search over the positions reachable from the root,
-// with an exact set of the positions seen (a transposition table that never merges two different
-// positions). Each generated position is
+// with an exact set of the positions seen (a transposition table that never merges two positions
+// with different answers: without pawns and castling, one per class of board symmetry). Each
+// generated position is
 //  * a checkmate of X: found; the path to it is the certificate line;
 //  * in the tables (at most table_men men, table present): the table decides it exactly; if X can be
 //    mated there, the line is the path plus the table's shortest line; if not, the branch is closed;
-//  * closed by a rule (the mating side has a lone king; same-coloured bishops only);
-//  * otherwise stored once and expanded later, in the order of a heuristic that drives toward mate.
+//  * closed by a rule (cannot_mate_rule);
+//  * otherwise stored once and expanded later, in the order of a heuristic that drives toward mate
+//    (two stages with different orders, see Tablebase::analyze_side).
 // If the queue runs empty, every position reachable from the root has been seen and none leads to a
 // checkmate of X: "cannot mate", exhausted. The heuristic only orders the search: it can make an
 // answer slower or undetermined, never wrong.
