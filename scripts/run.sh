@@ -2,7 +2,8 @@
 # Set-up (scripts/setup.sh) and the main job on the real positions in examples/:
 #  1. build the helpmate tables up to 4 men into tables/ (kept between runs; intact ones are skipped),
 #  2. answer the public dispute positions (dead? who can mate? with a shortest helpmate line),
-#  3. adjudicate the 1,024 lichess games lost on time (FIDE 6.9, dead position 5.2.2 first).
+#  3. adjudicate the 1,024 lichess games lost on time (FIDE 6.9, dead position 5.2.2 first),
+#  4. the same question for the final positions of 30,000 lichess games (printing the draws).
 # Positions beyond the tables (more men, or a table not built) are answered by the exact search of
 # docs/design.md, "Beyond the tables" (or said to be undetermined within its budget). DEADPOS_MAX_MEN=5
 # builds the 5-man tables too (47 minutes on 2 cores, 4.76 GB; examples/README.md).
@@ -25,4 +26,11 @@ echo
 echo "== lichess games lost on time (examples/lichess-timeout-positions.txt): FIDE 6.9 verdicts =="
 # Its last line: answered, decided / undetermined, dead positions, flag-falls drawn / won / undetermined.
 $D probe --tables tables --flag stm --epd examples/lichess-timeout-positions.txt || rc=$?
+
+echo
+echo "== 30,000 lichess final positions (examples/lichess-30k-final-positions.txt): had the side to move"
+echo "   flagged, could the side that just moved still checkmate? (draws, undetermined ones and the summary) =="
+# Fields 1-6 are the FEN, field 7 the lichess game id.
+grep -v '^#' examples/lichess-30k-final-positions.txt | cut -d' ' -f1-6 | $D probe --tables tables --flag stm |
+  grep -E "flag fell: (1/2-1/2|undetermined)|^summary" || rc=$?
 exit "$rc"
