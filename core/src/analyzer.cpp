@@ -352,6 +352,7 @@ class Search {
         opt_(opt),
         mated_(mated),
         table_men_(std::min(opt.table_men, tb.max_men())),
+        leaf_men_(std::min(table_men_, opt.leaf_table_men)),
         plies_divisor_(plies_divisor),
         deadline_(deadline) {
     // Never more than half the physical memory, whatever the caller asked: on Linux an allocation
@@ -380,9 +381,9 @@ class Search {
   static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
   static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
 
-  // The tables' answer for p, or nullopt when p is beyond the tables used.
-  Result<std::optional<ProbeResult>> table_answer(const Position& p) const {
-    if (p.men() > table_men_) return std::optional<ProbeResult>{};
+  // The tables' answer for p, or nullopt when p has more than `men` men or its table is absent.
+  Result<std::optional<ProbeResult>> table_answer(const Position& p, int men) const {
+    if (p.men() > men) return std::optional<ProbeResult>{};
     auto r = tb_.probe(p);
     if (!r) {
       if (r.error().code == ErrorCode::MissingTable || r.error().code == ErrorCode::TooManyMen) {
@@ -413,7 +414,8 @@ class Search {
   const Tablebase& tb_;
   AnalysisOptions opt_;
   Color mated_;
-  int table_men_;
+  int table_men_;  // tables used for the root
+  int leaf_men_;   // tables used inside the search
   int plies_divisor_;
   bool want_line_ = false;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
@@ -458,8 +460,8 @@ int Search::estimate(const Position& p) const {
   if (p.side_to_move() == x && p.in_check()) h -= 3;
   // Fewer men: closer to the tables, where the rest is exact. One man above them, a capture by the
   // side to move reaches them: its answer is exact at once, so such positions go first.
-  if (table_men_ > 0) {
-    const int above = std::max(0, p.men() - table_men_);
+  if (leaf_men_ > 0) {
+    const int above = std::max(0, p.men() - leaf_men_);
     h += kMenWeight * above;
     if (above == 1 && can_capture(p)) h -= kCaptureBonus;
   }
@@ -593,7 +595,7 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
   MateAnswer a;
   a.mated = mated_;
   // The tables answer exactly (and with the shortest line) whatever they cover.
-  auto t = table_answer(root);
+  auto t = table_answer(root, table_men_);
   if (!t) return t.error();
   if (*t) {
     a.method = Method::Table;
@@ -655,7 +657,7 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
       Position c = pu.after(m);
       ++generated_;
       if (c.side_to_move() == mated_ && c.in_check() && !c.has_legal_move()) return found(root, u, {m}, 0);
-      auto tc = table_answer(c);
+      auto tc = table_answer(c, leaf_men_);
       if (!tc) return tc.error();
       if (*tc) {
         if (!(*tc)->dthm[mated_]) continue;  // the table proves no mate from here
@@ -674,12 +676,12 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
       // One man above the tables: every capture from c lands in them and is answered exactly, so
       // look one capture ahead now (a mate found here needs no expansion of c; c stays queued,
       // so the search still covers everything reachable).
-      if (c.men() == table_men_ + 1 && can_capture(c)) {
+      if (c.men() == leaf_men_ + 1 && can_capture(c)) {
         for (Move mc : c.legal_moves()) {
           if (c.piece_on(mc.to()) == kNoPiece && mc.kind() != Move::Kind::EnPassant) continue;
           const Position cc = c.after(mc);
           ++generated_;
-          auto tcc = table_answer(cc);
+          auto tcc = table_answer(cc, leaf_men_);
           if (!tcc) return tcc.error();
           if (!*tcc || !(*tcc)->dthm[mated_]) continue;
           return found(root, u, {m, mc}, *(*tcc)->dthm[mated_]);
