@@ -437,11 +437,21 @@ int Search::estimate(const Position& p) const {
   const Square kw = p.king_square(w);
   const Bitboard occ = p.pieces() ^ square_bb(kx);
   // Flight squares of the mated king: neither held by its own men nor attacked by the mater.
-  int flights = 0;
+  // The leapers' attacks are unions of table entries; only the squares they leave free need the
+  // two slider lookups (what Position::attacked_by does square by square, in one pass).
   Bitboard zone = king_attacks(kx) & ~p.pieces(x);
+  Bitboard leapers = king_attacks(kw);
+  for (Bitboard b = p.pieces(w, PieceType::Knight); b;) leapers |= knight_attacks(pop_lsb(b));
+  for (Bitboard b = p.pieces(w, PieceType::Pawn); b;) leapers |= pawn_attacks(w, pop_lsb(b));
+  zone &= ~leapers;
+  const Bitboard queens = p.pieces(w, PieceType::Queen);
+  const Bitboard diagonal = p.pieces(w, PieceType::Bishop) | queens;
+  const Bitboard straight = p.pieces(w, PieceType::Rook) | queens;
+  int flights = 0;
   while (zone) {
     const Square s = pop_lsb(zone);
-    if (!p.attacked_by(w, s, occ)) ++flights;
+    if (!(straight && (rook_attacks(s, occ) & straight)) && !(diagonal && (bishop_attacks(s, occ) & diagonal)))
+      ++flights;
   }
   // The nearest mating piece (pawns by their distance to promotion, as the queen they can become).
   int nearest = 16;
