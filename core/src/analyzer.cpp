@@ -431,6 +431,14 @@ class Search {
 constexpr int kMenWeight = 6;
 constexpr int kCaptureBonus = 6;
 
+// Chebyshev distance (king moves) between two squares; square_distance's value, inlined here
+// because the estimate runs once per stored position.
+inline int king_distance(Square a, Square b) {
+  const int df = static_cast<int>(file_of(a)) - static_cast<int>(file_of(b));
+  const int dr = static_cast<int>(rank_of(a)) - static_cast<int>(rank_of(b));
+  return std::max(df < 0 ? -df : df, dr < 0 ? -dr : dr);
+}
+
 int Search::estimate(const Position& p) const {
   const Color x = mated_, w = ~mated_;
   const Square kx = p.king_square(x);
@@ -456,13 +464,13 @@ int Search::estimate(const Position& p) const {
   // The nearest mating piece (pawns by their distance to promotion, as the queen they can become).
   int nearest = 16;
   Bitboard pieces = p.pieces(w) & ~p.pieces(w, PieceType::King) & ~p.pieces(w, PieceType::Pawn);
-  while (pieces) nearest = std::min(nearest, square_distance(pop_lsb(pieces), kx));
+  while (pieces) nearest = std::min(nearest, king_distance(pop_lsb(pieces), kx));
   Bitboard pawns = p.pieces(w, PieceType::Pawn);
   while (pawns) {
     const Square s = pop_lsb(pawns);
     nearest = std::min(nearest, 2 + (7 - relative_rank(w, s)) + 1);
   }
-  const int kings = square_distance(kw, kx);
+  const int kings = king_distance(kw, kx);
   // Edge distance of the mated king: mates on the edge need fewer men.
   const int f = static_cast<int>(file_of(kx)), r = static_cast<int>(rank_of(kx));
   const int edge = std::min(std::min(f, 7 - f), std::min(r, 7 - r));
