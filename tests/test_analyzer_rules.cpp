@@ -115,3 +115,30 @@ TEST(AnalyzerRules, OneColourBishopsNeverMateQueensAndRooks) {
 
 }  // namespace
 }  // namespace deadpos::probe_test
+
+namespace deadpos::probe_test {
+namespace {
+
+// Tablebase::analyze_side may be called from many threads at once (each thread has its own
+// position store): the answers, counts and lines are those of a sequential run.
+TEST(AnalyzerThreads, TwoThreadsGiveTheSequentialAnswers) {
+  const Tablebase* tb;
+  ASSERT_TABLES(tb);
+  std::vector<Position> positions;
+  std::mt19937_64 rng(7);
+  for (const Material& m : materials_both_ways(4))
+    if (m.men() == 4) positions.push_back(random_position(m, rng));
+  AnalysisOptions opt;
+  opt.table_men = 3;
+  opt.budget.nodes = 20'000;  // some answers undetermined: those must agree too
+  std::vector<MateAnswer> seq(positions.size()), par(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    seq[i] = tb->analyze_side(positions[i], Color::Black, opt, true).value();
+#pragma omp parallel for num_threads(2) schedule(dynamic, 1)
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    par[i] = tb->analyze_side(positions[i], Color::Black, opt, true).value();
+  for (std::size_t i = 0; i < positions.size(); ++i) EXPECT_EQ(seq[i], par[i]) << positions[i].to_fen();
+}
+
+}  // namespace
+}  // namespace deadpos::probe_test
