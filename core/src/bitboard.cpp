@@ -1,6 +1,6 @@
 #include "deadpos/bitboard.h"
 
-#include <vector>
+#include <algorithm>
 
 namespace deadpos {
 
@@ -63,11 +63,20 @@ constexpr std::uint16_t kBishopSeeds[64] = {
     30,  42,  150, 169, 205, 226, 6,   284, 37,  29,  41,  229, 141, 83,  60,  161,
     203, 62,  114, 50,  13,  41,  93,  103, 86,  113, 56,  164, 132, 136, 26,  241};
 
-// Fills magics for one slider kind. table receives all attack sets back to back.
-void init_magics(const int (*dirs)[2], const std::uint16_t* seeds, detail::Magic* magics,
-                 std::vector<Bitboard>& table) {
-  // Sizes: rook tables need 102,400 entries, bishop 5,248 in total.
-  std::vector<std::size_t> offsets(64);
+// Attack sets back to back: rook tables need 102,400 entries, bishop 5,248 in total. Fixed arrays,
+// not heap vectors: they are filled before main() (static initialisation), where an allocation
+// failure (e.g. under `ulimit -v`) could only terminate the program; a static array is mapped by
+// the loader, whose failure is the operating system's refusal to start it.
+constexpr std::size_t kRookTableSize = 102'400;
+constexpr std::size_t kBishopTableSize = 5'248;
+constexpr std::size_t kMaxSubsets = 4096;  // 2^12: the rook's mask has at most 12 squares
+Bitboard g_rook_table[kRookTableSize];
+Bitboard g_bishop_table[kBishopTableSize];
+
+// Fills magics for one slider kind; table (table_size entries) receives all attack sets.
+void init_magics(const int (*dirs)[2], const std::uint16_t* seeds, detail::Magic* magics, Bitboard* table,
+                 std::size_t table_size) {
+  std::size_t offsets[64];
   std::size_t total = 0;
   for (int i = 0; i < 64; ++i) {
     const Square s = square_at(i);
@@ -78,26 +87,26 @@ void init_magics(const int (*dirs)[2], const std::uint16_t* seeds, detail::Magic
     offsets[static_cast<std::size_t>(i)] = total;
     total += std::size_t{1} << popcount(magics[i].mask);
   }
-  table.assign(total, 0);
+  DEADPOS_CHECK(total == table_size);
 
-  std::vector<Bitboard> occupancy;
-  std::vector<Bitboard> reference;
-  std::vector<int> epoch;
+  static Bitboard occupancy[kMaxSubsets];
+  static Bitboard reference[kMaxSubsets];
+  static int epoch[kMaxSubsets];
   for (int i = 0; i < 64; ++i) {
     const Square s = square_at(i);
     detail::Magic& m = magics[i];
-    occupancy.clear();
-    reference.clear();
     // Carry-Rippler enumeration of all subsets of the mask.
+    std::size_t size = 0;
     Bitboard b = 0;
     do {
-      occupancy.push_back(b);
-      reference.push_back(ray_attack(dirs, s, b));
+      DEADPOS_CHECK(size < kMaxSubsets);
+      occupancy[size] = b;
+      reference[size] = ray_attack(dirs, s, b);
+      ++size;
       b = (b - m.mask) & m.mask;
     } while (b != 0);
-    const std::size_t size = occupancy.size();
-    Bitboard* attacks = table.data() + offsets[static_cast<std::size_t>(i)];
-    epoch.assign(size, 0);
+    Bitboard* attacks = table + offsets[static_cast<std::size_t>(i)];
+    std::fill(epoch, epoch + size, 0);
     Prng rng(seeds[i] * 0x9E3779B97F4A7C15ULL);
     for (int attempt = 1;; ++attempt) {
       do {
@@ -119,13 +128,10 @@ void init_magics(const int (*dirs)[2], const std::uint16_t* seeds, detail::Magic
   }
 }
 
-std::vector<Bitboard> g_rook_table;
-std::vector<Bitboard> g_bishop_table;
-
 struct MagicInit {
   MagicInit() {
-    init_magics(kRookDirs, kRookSeeds, detail::g_rook_magics, g_rook_table);
-    init_magics(kBishopDirs, kBishopSeeds, detail::g_bishop_magics, g_bishop_table);
+    init_magics(kRookDirs, kRookSeeds, detail::g_rook_magics, g_rook_table, kRookTableSize);
+    init_magics(kBishopDirs, kBishopSeeds, detail::g_bishop_magics, g_bishop_table, kBishopTableSize);
   }
 };
 
