@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <bit>
 #include <cerrno>
@@ -378,6 +379,10 @@ Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out
   }
   out.resize(raw);
   const std::size_t r = ZSTD_decompress(out.data(), raw, comp.data(), csize);
+  if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
+    // zstd allocates its decompression context: a failure there is the process's memory, not the file.
+    return make_error(ErrorCode::OutOfMemory, name_ + ": block " + std::to_string(block) + ": out of memory while decompressing");
+  }
   if (ZSTD_isError(r) || r != raw) {
     return corrupt(name_, "block " + std::to_string(block) + " does not decompress to " + std::to_string(raw) + " bytes");
   }

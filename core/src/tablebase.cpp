@@ -195,18 +195,26 @@ Tablebase::Tablebase(Tablebase&&) noexcept = default;
 Tablebase& Tablebase::operator=(Tablebase&&) noexcept = default;
 Tablebase::~Tablebase() = default;
 
+namespace {
+// ENOMEM while listing is the process's memory (e.g. under `ulimit -v`), not the directory's fault.
+Error listing_error(const std::string& dir, const std::error_code& ec) {
+  const ErrorCode code = ec == std::errc::not_enough_memory ? ErrorCode::OutOfMemory : ErrorCode::Io;
+  return make_error(code, dir + ": cannot list table directory: " + ec.message());
+}
+}  // namespace
+
 Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options opt) {
   auto impl = std::make_unique<Impl>(opt);
   for (const std::string& dir : dirs) {
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec);
-    if (ec) return make_error(ErrorCode::Io, dir + ": cannot list table directory: " + ec.message());
+    if (ec) return listing_error(dir, ec);
     std::vector<std::filesystem::path> files;
     // increment(ec), not a range-for: a listing error must be a value, not an exception.
     for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
       if (it->path().extension() == ".dpt") files.push_back(it->path());
     }
-    if (ec) return make_error(ErrorCode::Io, dir + ": cannot list table directory: " + ec.message());
+    if (ec) return listing_error(dir, ec);
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
       auto m = Material::parse(path.stem().string());
@@ -261,9 +269,14 @@ Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color ma
   Position cur = pos;
   while (v > 0) {
     bool found = false;
+    std::optional<Error> missing;  // the first continuation that needed a table not loaded
     for (Move m : cur.legal_moves()) {
       const Position next = cur.after(m);
       auto w = impl_->values(next, memo, nullptr);
+      if (!w && w.error().code == ErrorCode::MissingTable) {
+        if (!missing) missing = w.error();
+        continue;
+      }
       if (!w) return w.error();
       if ((*w)[mated] == v - 1) {
         line.push_back(m);
@@ -273,6 +286,7 @@ Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color ma
         break;
       }
     }
+    if (!found && missing) return *missing;
     // Exact tables always have such a move; its absence means the tables disagree with the rules.
     if (!found) return make_error(ErrorCode::CorruptTable, "no move continues the helpmate from " + cur.to_fen());
   }
