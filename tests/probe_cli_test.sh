@@ -66,7 +66,7 @@ while IFS=$'\t' read -r kind expect line; do
   case "$kind" in
     bad)
       case "$got" in
-        "$line: error: "*"$expect"*) ;;
+        "\"$line\": error: "*"$expect"*) ;;  # the input echoed in double quotes (docs/cli.md)
         *) fail "line $i ($line): expected an error with '$expect', got: $got" ;;
       esac ;;
     good)

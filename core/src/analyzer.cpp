@@ -573,7 +573,13 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, con
     if (!want_line_) return a;
     // The table's shortest line from there, on the real board.
     auto l = tb_.helpmate_line(p, mated_);
-    if (!l) return l.error();
+    if (!l) {
+      // The helpmate is proven (its path replayed into a table that gives the rest); only its
+      // printed tail is missing.
+      a.line.clear();
+      a.line_error = l.error();
+      return a;
+    }
     for (Move m : *l) {
       if (!p.legal_moves().contains(m)) return bad("has an illegal move");
       p.make_move(m);
@@ -621,8 +627,11 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
     a.shortest = true;
     if (want_line && a.dthm) {
       auto l = tb_.helpmate_line(root, mated_);
-      if (!l) return l.error();
-      a.line = std::move(*l);
+      if (l) {
+        a.line = std::move(*l);
+      } else {
+        a.line_error = l.error();  // the table's answer stands without its line
+      }
     }
     return a;
   }

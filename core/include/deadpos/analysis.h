@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/result.h"
 #include "deadpos/types.h"
 
 namespace deadpos {
@@ -87,6 +88,9 @@ struct MateAnswer {
   // When `mated` can be mated and a line was asked for: legal moves from the position ending with
   // `mated` checkmated, replayed before it was returned.
   std::vector<Move> line;
+  // A line was asked for but could not be built (e.g. MissingTable: every continuation passes
+  // through a table that is not loaded); the answer itself stands, `line` is empty.
+  std::optional<Error> line_error;
   // Method::Search: the length of that certificate line in plies, also when no line was asked for
   // (then the path to a position in the tables was replayed and the table gives the rest exactly).
   int plies = 0;

@@ -28,6 +28,7 @@ const char* error_code_name(ErrorCode c);
 struct Error {
   ErrorCode code;
   std::string message;  // one line, names what and where
+  bool operator==(const Error&) const = default;
 };
 
 // Holds either a T or an Error. Access to the wrong alternative is a programmer error: std::get

@@ -82,7 +82,10 @@ class Tablebase {
   Result<ProbeResult> probe(const Position& pos) const;
 
   // One shortest sequence of legal moves from pos that ends with `mated` checkmated: exactly
-  // DTHM_mated plies. Errors: as probe(), and InvalidArgument if `mated` cannot be checkmated.
+  // DTHM_mated plies. A move into a table that is not loaded is passed over when another move
+  // continues the line (so a line that captures nothing needs no capture subtables); MissingTable
+  // only when every continuation needs an absent table. Errors: as probe(), and InvalidArgument if
+  // `mated` cannot be checkmated.
   Result<std::vector<Move>> helpmate_line(const Position& pos, Color mated) const;
 
   // FIDE 6.9 verdict when `flagged` runs out of time in pos. Errors: as probe().

@@ -1,0 +1,164 @@
+// deadpos probe [--tables DIR]... [options] [FEN...]: answer positions (docs/cli.md, "deadpos probe").
+// Every input gives exactly one output line, in input order, rendered by cli.h.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli.h"
+#include "commands.h"
+#include "deadpos/notation.h"
+
+namespace deadpos::cli {
+
+namespace {
+
+struct Args {
+  std::vector<std::string> dirs;
+  std::vector<std::string> fens;
+  std::string epd;
+  bool json = false;
+  bool line = false;
+  std::string flag;  // "", "white", "black", "stm"
+  AnalysisOptions analysis;
+  std::int64_t cache_mb = 256;
+  std::int64_t budget_mb = 512;
+  CLI::Option* epd_opt = nullptr;
+};
+
+class Prober {
+ public:
+  // `tb` null: every input is answered with `no_tables` (the table directory is missing or empty).
+  Prober(const Tablebase* tb, std::optional<Error> no_tables, const Args& a)
+      : tb_(tb), no_tables_(std::move(no_tables)), a_(a) {}
+
+  // Answers one input; prints exactly one line. False when standard output failed (stop reading).
+  bool answer(std::string_view input) {
+    if (no_tables_) {
+      fail(input, *no_tables_);
+    } else if (auto r = analyze(input); r) {
+      tally_.add(*r);
+      std::cout << (a_.json ? json_line(probe_json(input, *r)) : probe_text(*r)) << '\n';
+    } else {
+      fail(input, r.error());
+    }
+    return output_ok();
+  }
+
+  // Reads one input per line ('\n'; a '\r' before it is dropped): blank lines and '#' comments are
+  // skipped, a UTF-8 byte order mark at the start of the stream is not part of the first line.
+  bool answer_stream(std::istream& in) {
+    std::string line;
+    bool first = true;
+    while (std::getline(in, line)) {
+      if (first && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+      first = false;
+      const auto b = line.find_first_not_of(" \t\r");
+      if (b == std::string::npos || line[b] == '#') continue;
+      const auto e = line.find_last_not_of(" \t\r");
+      if (!answer(std::string_view(line).substr(b, e - b + 1))) return false;
+    }
+    return true;
+  }
+
+  const ProbeTally& tally() const { return tally_; }
+
+ private:
+  Result<ProbeAnswer> analyze(std::string_view input) const {
+    auto pos = Position::from_fen(fen_of_epd_line(input));
+    if (!pos) return pos.error();
+    auto r = tb_->analyze(*pos, a_.analysis, a_.line);
+    if (!r) return r.error();
+    ProbeAnswer out{*pos, std::move(*r), std::nullopt, std::nullopt, a_.line};
+    if (!a_.flag.empty()) {
+      out.flagged = a_.flag == "white" ? Color::White : a_.flag == "black" ? Color::Black : pos->side_to_move();
+      out.verdict = flag_verdict(out.analysis, pos->side_to_move(), *out.flagged);
+    }
+    return out;
+  }
+
+  void fail(std::string_view input, const Error& e) {
+    tally_.add(e);
+    std::cout << (a_.json ? json_line(probe_error_json(input, e)) : probe_error_text(input, e)) << '\n';
+  }
+
+  const Tablebase* tb_;
+  std::optional<Error> no_tables_;
+  const Args& a_;
+  ProbeTally tally_;
+};
+
+int run_probe(Args& a) {
+  if (a.epd_opt->count() > 0 && a.epd.empty()) {
+    std::cerr << "deadpos: usage: --epd needs a file name ('-' for standard input) (see deadpos --help)\n";
+    return kExitUsage;
+  }
+  if (a.dirs.empty()) a.dirs.push_back("tables");
+  a.analysis.budget.memory_bytes = static_cast<std::size_t>(a.budget_mb) << 20;
+  Tablebase::Options topt;
+  topt.cache_bytes = static_cast<std::size_t>(a.cache_mb) << 20;
+  auto tb = Tablebase::open(a.dirs, topt);
+  // Without tables every input still gets its line (the error), then the exit code says why.
+  std::optional<Error> no_tables;
+  if (!tb) {
+    no_tables = tb.error();
+  } else if (tb->max_men() == 0) {
+    std::string d;
+    for (const auto& x : a.dirs) d += (d.empty() ? "" : ", ") + x;
+    no_tables =
+        make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'");
+  }
+  if (no_tables) report(*no_tables);
+  Prober p(tb ? &*tb : nullptr, no_tables, a);
+  bool ok = true;
+  for (const auto& f : a.fens) {
+    if (!(ok = p.answer(f))) break;
+  }
+  if (ok && !a.epd.empty() && a.epd != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(a.epd, ec)) {
+      return report(make_error(ErrorCode::Io, a.epd + ": is a directory, not an EPD file"));
+    }
+    std::ifstream in(a.epd);
+    if (!in) return report(make_error(ErrorCode::Io, a.epd + ": cannot open"));
+    ok = p.answer_stream(in);
+    if (in.bad()) return report(make_error(ErrorCode::Io, a.epd + ": read error"));
+  } else if (ok && (a.epd == "-" || (a.epd.empty() && a.fens.empty()))) {
+    ok = p.answer_stream(std::cin);
+  }
+  const ProbeTally& t = p.tally();
+  if (ok && !a.json && t.answered + t.errors > 1) std::cout << summary_text(t, !a.flag.empty()) << '\n';
+  if (const int rc = finish_output()) return rc;
+  return t.first_error_code;
+}
+
+}  // namespace
+
+Subcommand add_probe(CLI::App& app) {
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd =
+      app.add_subcommand("probe", "Answer positions: dead?, who can mate, flag-fall verdict (FIDE 5.2.2, 6.9)");
+  cmd->add_option("fens", a->fens, "positions in FEN (quote each); none: read --epd or standard input");
+  cmd->add_option("--tables", a->dirs, "table directory (repeatable; default: tables)")->allow_extra_args(false);
+  a->epd_opt = cmd->add_option("--epd", a->epd, "file with one FEN or EPD per line ('-': standard input)");
+  cmd->add_flag("--json", a->json, "one JSON object per line");
+  cmd->add_option("--flag", a->flag, "whose flag fell: white, black or stm (the side to move)")
+      ->check(CLI::IsMember({"white", "black", "stm"}));
+  cmd->add_flag("--line", a->line,
+                "print a shortest helpmate line (SAN and UCI) for each side that can be mated (with --flag: the "
+                "flagged side's opponent's mate)");
+  cmd->add_option("--budget-nodes", a->analysis.budget.nodes,
+                  "beyond the tables: positions the search may generate per side, 0 = no limit (default 2000000)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+  cmd->add_option("--budget-ms", a->analysis.budget.time_ms,
+                  "beyond the tables: milliseconds the search may take per side, 0 = no limit (default 0)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{86'400'000}));
+  cmd->add_option("--budget-mb", a->budget_mb,
+                  "beyond the tables: MiB the search may store per side, 1..1048576 (default 512)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  cmd->add_option("--cache-mb", a->cache_mb, "decompressed-block cache limit in MiB, 0..1048576 (default 256)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
+  return {cmd, [a] { return run_probe(*a); }};
+}
+
+}  // namespace deadpos::cli
