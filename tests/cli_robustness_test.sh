@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Robustness of the deadpos command as a program inside other programs (issue 13; docs/cli.md):
+#   usage  cli_robustness_test.sh DEADPOS TABLES_DIR
+#  1. one physical output line per input, whatever bytes the input holds (printable ASCII only,
+#     so readers that split on universal newlines agree), and an echo that cannot pass for an answer;
+#  4. under a tight address-space limit: never an abort (exit 134) — out of memory is exit 9;
+#  5. a failed write to standard output is exit 5, never a silent 0;
+#  9. a missing or empty table directory still gives one line per input;
+# 10. --line with a subtable absent that the line does not need: the line is given;
+# 13. a UTF-8 byte order mark before the first EPD line; --epd "" is a usage error (not stdin);
+#     --version; "1 dead position".
+set -u
+deadpos=$1
+tables=$2
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/deadpos_robust.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+kvk='8/8/8/8/8/8/8/K6k w - - 0 1'
+
+# Lines of a file as a reader splitting on \n counts them, and whether any byte is outside
+# printable ASCII (a universal-newline reader would split there).
+lines() { wc -l <"$1" | tr -d ' '; }
+all_printable() { ! LC_ALL=C grep -q '[^ -~]' "$1"; }
+
+# --- 1: one physical line per input ------------------------------------------------------------
+"$deadpos" probe --tables "$tables" $'8/8/8/8\n8/8/8/K6k w - - 0 1' "$kvk" >"$work/o1" 2>/dev/null
+[ "$(lines "$work/o1")" = 3 ] || fail "FEN argument with a newline: $(lines "$work/o1") lines, expected 2 answers + summary"
+all_printable "$work/o1" || fail "FEN argument with a newline: output holds a byte that is not printable ASCII"
+for json in "" --json; do
+  # One input line per control byte or line-break character; then a crafted line that mimics an
+  # answer; then a real position.
+  : >"$work/in2"
+  for b in '\r' '\v' '\f' '\x1c' '\x1d' '\x1e' '\x85' '\x00' '\xc2\x85' '\xe2\x80\xa8' '\xe2\x80\xa9' '\x1b[2J'; do
+    printf "x${b}y\n" >>"$work/in2"
+  done
+  printf '%s: dead position: neither side can checkmate [table KvK]\n' "$kvk" >>"$work/in2"
+  printf '%s\n' "$kvk" >>"$work/in2"
+  n_in=$(lines "$work/in2")
+  "$deadpos" probe --tables "$tables" $json --epd "$work/in2" >"$work/o2" 2>/dev/null
+  expect=$n_in
+  [ -z "$json" ] && expect=$((n_in + 1))  # text mode adds the summary line
+  [ "$(lines "$work/o2")" = "$expect" ] || fail "control bytes ${json:-text}: $(lines "$work/o2") lines for $n_in inputs"
+  all_printable "$work/o2" || fail "control bytes ${json:-text}: output holds a byte that is not printable ASCII"
+  if [ -z "$json" ]; then
+    # Every error line starts with the quoted echo; only the real position's line starts with its FEN.
+    n_fen=$(grep -c "^$kvk: " "$work/o2")
+    [ "$n_fen" = 1 ] || fail "crafted input: $n_fen lines start like an answer for KvK, expected 1"
+    n_err=$(grep -c '^".*": error: ' "$work/o2")
+    [ "$n_err" = $((n_in - 1)) ] || fail "crafted input: $n_err quoted error lines, expected $((n_in - 1))"
+  fi
+done
+
+# --- 4: out of memory is exit 9, never an abort ---------------------------------------------------
+# Not under a sanitizer runtime, which reserves terabytes of address space at start.
+if ldd "$deadpos" 2>/dev/null | grep -qE 'lib[at]san'; then
+  echo "note: memory-limit checks skipped under a sanitizer build"
+else
+  for v in $(seq 8000 250 14000) 20000 40000; do
+    (ulimit -v "$v"; exec "$deadpos" probe --tables "$tables" --line --flag stm '8/8/8/8/8/8/2Q5/K6k w - - 0 1' \
+      'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3') >"$work/o4" 2>"$work/e4"
+    rc=$?
+    case $rc in
+      0|9) ;;
+      127) grep -q 'error while loading shared libraries' "$work/e4" || fail "ulimit -v $v: exit 127: $(head -c 200 "$work/e4")" ;;
+      1) grep -q '^libgomp: Out of memory' "$work/e4" || fail "ulimit -v $v: exit 1: $(head -c 200 "$work/e4")" ;;
+      *) fail "ulimit -v $v: exit $rc: $(head -c 200 "$work/e4")" ;;
+    esac
+    if grep -q 'terminate called' "$work/e4"; then fail "ulimit -v $v: uncaught exception"; fi
+    if [ $rc = 9 ] && ! grep -q 'out of memory' "$work/e4" "$work/o4"; then fail "ulimit -v $v: exit 9 without saying so"; fi
+  done
+fi
+
+# --- 5: write failures ------------------------------------------------------------------------------
+if [ -w /dev/full ]; then
+  "$deadpos" probe --tables "$tables" "$kvk" >/dev/full 2>"$work/e5"
+  rc=$?
+  [ $rc = 5 ] || fail "probe > /dev/full: exit $rc, expected 5"
+  grep -q 'standard output: write error' "$work/e5" || fail "probe > /dev/full: no message: $(cat "$work/e5")"
+  "$deadpos" fen "$kvk" >/dev/full 2>/dev/null
+  rc=$?
+  [ $rc = 5 ] || fail "fen > /dev/full: exit $rc, expected 5"
+fi
+"$deadpos" probe --tables "$tables" "$kvk" >&- 2>"$work/e5"
+rc=$?
+[ $rc = 5 ] || fail "probe with standard output closed: exit $rc, expected 5"
+
+# --- 9: no tables: still one line per input ---------------------------------------------------------
+mkdir "$work/empty"
+for d in "$work/empty" "$work/absent"; do
+  "$deadpos" probe --tables "$d" "$kvk" 'not a fen' >"$work/o9" 2>/dev/null
+  rc=$?
+  [ "$(lines "$work/o9")" = 3 ] || fail "tables $d: $(lines "$work/o9") lines, expected 2 + summary"
+  [ "$(grep -c ': error: ' "$work/o9")" = 2 ] || fail "tables $d: expected an error line per input"
+  case $d in
+    */empty) [ $rc = 6 ] || fail "empty table directory: exit $rc, expected 6 (missing table)" ;;
+    */absent) [ $rc = 5 ] || fail "absent table directory: exit $rc, expected 5 (I/O error)" ;;
+  esac
+done
+
+# --- 10: a line that needs no capture subtable ------------------------------------------------------
+mkdir "$work/kqk"
+cp "$tables/KQvK.dpt" "$work/kqk/"
+# Black to move can take the queen (Kxc1 leads to KvK, not loaded); Black can still be mated
+# (before the fix: the whole answer, later only the line, was a missing-table error).
+"$deadpos" probe --tables "$work/kqk" --line --json 'K7/8/8/8/8/8/3k4/2Q5 b - - 0 1' >"$work/o10" 2>"$work/e10"
+rc=$?
+[ $rc = 0 ] || fail "--line without KvK: exit $rc: $(cat "$work/o10" "$work/e10")"
+grep -q '"white_can_mate":true' "$work/o10" || fail "--line without KvK: no verdict: $(cat "$work/o10")"
+grep -q '"mated":"black","plies":' "$work/o10" || fail "--line without KvK: no line: $(cat "$work/o10")"
+
+# --- 13: small things --------------------------------------------------------------------------------
+printf '\xef\xbb\xbf%s\n' "$kvk" >"$work/bom.epd"
+"$deadpos" probe --tables "$tables" --epd "$work/bom.epd" >"$work/o13" 2>&1
+rc=$?
+[ $rc = 0 ] || fail "EPD file with a byte order mark: exit $rc: $(cat "$work/o13")"
+echo "$kvk" | "$deadpos" probe --tables "$tables" --epd "" >"$work/o13" 2>&1
+rc=$?
+[ $rc = 2 ] || fail "--epd '': exit $rc, expected 2 (usage), output: $(cat "$work/o13")"
+"$deadpos" --version >"$work/o13" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '^deadpos [0-9]' "$work/o13" || fail "--version: exit $rc: $(cat "$work/o13")"
+"$deadpos" probe --tables "$tables" "$kvk" '8/8/8/8/8/8/2Q5/K6k w - - 0 1' >"$work/o13" 2>&1
+grep -q '; 1 dead position$' "$work/o13" || fail "summary with one dead position: $(tail -1 "$work/o13")"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "robustness CLI: all checks passed"
