@@ -143,7 +143,8 @@ std::uint64_t key_of(const Position& pos) {
       for (std::size_t j = ui; j > 0 && f[j - 1] > f[j]; --j) std::swap(f[j - 1], f[j]);
     }
     std::uint64_t k = pos.side_to_move() == Color::White ? 0U : 1U;
-    if (pos.en_passant()) k |= static_cast<std::uint64_t>(tg[static_cast<std::size_t>(to_index(*pos.en_passant()))] + 1) << 1;
+    if (pos.en_passant())
+      k |= static_cast<std::uint64_t>(tg[static_cast<std::size_t>(to_index(*pos.en_passant()))] + 1) << 1;
     for (int i = 0; i < n; ++i) k |= f[static_cast<std::size_t>(i)] << (8 + 10 * i);
     best = std::min(best, k);
   }
@@ -152,8 +153,7 @@ std::uint64_t key_of(const Position& pos) {
 
 class FlatSet {
  public:
-  explicit FlatSet(int log2_capacity)
-      : bits_(log2_capacity), slots_(std::size_t{1} << log2_capacity, 0) {}
+  explicit FlatSet(int log2_capacity) : bits_(log2_capacity), slots_(std::size_t{1} << log2_capacity, 0) {}
   // Starts loading the slot of k into the cache (probing is the search's main cost: cache misses).
   void prefetch(std::uint64_t k) const { __builtin_prefetch(&slots_[home(k)]); }
   // Inserts k; false if it was present. Precondition: fewer than half the slots used.
@@ -206,12 +206,18 @@ bool may_give_check(const Position& pos, Move m) {
   const Bitboard occ = (pos.pieces() ^ square_bb(from)) | square_bb(to);
   const Bitboard k = square_bb(ksq);
   switch (type_of(pos.piece_on(from))) {
-    case PieceType::Pawn: return (pawn_attacks(us, to) & k) != 0;
-    case PieceType::Knight: return (knight_attacks(to) & k) != 0;
-    case PieceType::Bishop: return (bishop_attacks(to, occ) & k) != 0;
-    case PieceType::Rook: return (rook_attacks(to, occ) & k) != 0;
-    case PieceType::Queen: return (queen_attacks(to, occ) & k) != 0;
-    case PieceType::King: return false;
+    case PieceType::Pawn:
+      return (pawn_attacks(us, to) & k) != 0;
+    case PieceType::Knight:
+      return (knight_attacks(to) & k) != 0;
+    case PieceType::Bishop:
+      return (bishop_attacks(to, occ) & k) != 0;
+    case PieceType::Rook:
+      return (rook_attacks(to, occ) & k) != 0;
+    case PieceType::Queen:
+      return (queen_attacks(to, occ) & k) != 0;
+    case PieceType::King:
+      return false;
   }
   return true;
 }
@@ -375,7 +381,8 @@ bool reduced_build() { return test::slow_build(); }
 // 44% exact, 400,000 about 60% at four times the run time). DEADPOS_ORACLE_BUDGET overrides it.
 constexpr std::uint64_t kBudgetFinite = 100'000;
 std::uint64_t budget_finite() {
-  if (const char* e = std::getenv("DEADPOS_ORACLE_BUDGET")) return std::max<std::uint64_t>(1000, std::strtoull(e, nullptr, 10));
+  if (const char* e = std::getenv("DEADPOS_ORACLE_BUDGET"))
+    return std::max<std::uint64_t>(1000, std::strtoull(e, nullptr, 10));
   return reduced_build() ? kBudgetFinite / 20 : kBudgetFinite;
 }
 constexpr std::uint64_t kBudgetNone = 20'000;
@@ -453,7 +460,6 @@ int en_passant_value(const TableSet& set, const Position& p_ep, Color x) {
   return best;
 }
 
-
 int positions_to_check() {
   int n = 10'000;
   if (reduced_build()) n /= 100;
@@ -465,11 +471,11 @@ int positions_to_check() {
 // Checking.
 
 struct Tally {
-  std::uint64_t exact = 0;            // finite value, mate found at exactly that level
-  std::uint64_t lower_bound = 0;      // finite value deeper than the completed levels
-  std::uint64_t none_in_budget = 0;   // none, no mate within the budget
-  std::uint64_t none_exhausted = 0;   // none, reachable set exhausted without a mate
-  std::uint64_t none_bare_king = 0;   // none, X's opponent has a bare king (no search needed)
+  std::uint64_t exact = 0;           // finite value, mate found at exactly that level
+  std::uint64_t lower_bound = 0;     // finite value deeper than the completed levels
+  std::uint64_t none_in_budget = 0;  // none, no mate within the budget
+  std::uint64_t none_exhausted = 0;  // none, reachable set exhausted without a mate
+  std::uint64_t none_bare_king = 0;  // none, X's opponent has a bare king (no search needed)
   std::uint64_t failures = 0;
   std::uint64_t nodes = 0;
   std::vector<std::uint64_t> nodes_exact;  // nodes visited when an exact check's mate was found
@@ -484,11 +490,14 @@ struct Tally {
   std::string summary() const {
     std::vector<std::uint64_t> q = nodes_exact;
     std::sort(q.begin(), q.end());
-    auto pct = [&](std::size_t p) { return q.empty() ? std::string("-") : std::to_string(q[(q.size() - 1) * p / 100]); };
-    return "exact " + std::to_string(exact) + ", lower bound only " + std::to_string(lower_bound) + ", none within budget " +
-           std::to_string(none_in_budget) + ", none exhaustive " + std::to_string(none_exhausted) + ", none by bare king " +
-           std::to_string(none_bare_king) + ", failures " + std::to_string(failures) + "; nodes " + std::to_string(nodes) +
-           ", nodes to an exact mate: median " + pct(50) + ", 90% " + pct(90);
+    auto pct = [&](std::size_t p) {
+      return q.empty() ? std::string("-") : std::to_string(q[(q.size() - 1) * p / 100]);
+    };
+    return "exact " + std::to_string(exact) + ", lower bound only " + std::to_string(lower_bound) +
+           ", none within budget " + std::to_string(none_in_budget) + ", none exhaustive " +
+           std::to_string(none_exhausted) + ", none by bare king " + std::to_string(none_bare_king) + ", failures " +
+           std::to_string(failures) + "; nodes " + std::to_string(nodes) + ", nodes to an exact mate: median " +
+           pct(50) + ", 90% " + pct(90);
   }
 };
 
@@ -501,9 +510,11 @@ void check(const Sample& s, Tally& t) {
     const int f = s.got.first_mate[x];
     const std::string what = s.pos.to_fen() + " (" + (s.en_passant ? "en passant, " : "") + "DTHM of " +
                              (x == Color::White ? "White" : "Black") + "): table " + code_name(v) + ", search ";
-    const std::string found = f >= 0 ? "first mate at " + std::to_string(f)
-                                     : std::string("no mate, ") + (s.got.exhausted ? "exhausted" : "completed level " + std::to_string(s.got.completed)) +
-                                           ", " + std::to_string(s.got.nodes) + " nodes";
+    const std::string found =
+        f >= 0 ? "first mate at " + std::to_string(f)
+               : std::string("no mate, ") +
+                     (s.got.exhausted ? "exhausted" : "completed level " + std::to_string(s.got.completed)) + ", " +
+                     std::to_string(s.got.nodes) + " nodes";
     if (v == DthmCode::kNone) {
       if (f >= 0) {
         t.fail(what + found);
@@ -689,8 +700,10 @@ TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
   const int n_random = positions_to_check();
   const int n_ep = std::max(reduced_build() ? 10 : 500, n_random / 20);
   if (reduced_build())
-    std::printf("oracle: Debug or sanitizer build: %d random and %d en passant positions instead of 10000 and 500, "
-                "budgets / 20, no floor on the exact share\n", n_random, n_ep);
+    std::printf(
+        "oracle: Debug or sanitizer build: %d random and %d en passant positions instead of 10000 and 500, "
+        "budgets / 20, no floor on the exact share\n",
+        n_random, n_ep);
   const std::vector<Material> materials = all_materials(4);
   ASSERT_EQ(materials.size(), 36U);
   const std::string dir = test::tables_dir();
@@ -708,7 +721,8 @@ TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
   // En passant positions: random KPvKP positions (the only <=4-man material with a pawn on each
   // side) that have a double push allowing an en passant capture, after that push.
   const Material kpkp = test::material("KPvKP");
-  const std::size_t kpkp_i = static_cast<std::size_t>(std::find(materials.begin(), materials.end(), kpkp) - materials.begin());
+  const std::size_t kpkp_i =
+      static_cast<std::size_t>(std::find(materials.begin(), materials.end(), kpkp) - materials.begin());
   ASSERT_LT(kpkp_i, materials.size());
   std::uint64_t ep_draws = 0;
   for (int found = 0; found < n_ep;) {
@@ -746,10 +760,11 @@ TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
     dead_samples += s.dead_material;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("oracle: %d random positions (%llu of KvK, KBvK, KNvK), %d en passant positions (%llu KPvKP draws), "
-              "%d threads, %.1f s\n",
-              n_random, static_cast<unsigned long long>(dead_samples), n_ep, static_cast<unsigned long long>(ep_draws),
-              omp_get_max_threads(), secs);
+  std::printf(
+      "oracle: %d random positions (%llu of KvK, KBvK, KNvK), %d en passant positions (%llu KPvKP draws), "
+      "%d threads, %.1f s\n",
+      n_random, static_cast<unsigned long long>(dead_samples), n_ep, static_cast<unsigned long long>(ep_draws),
+      omp_get_max_threads(), secs);
   std::printf("oracle: random positions: %s\n", random.summary().c_str());
   std::printf("oracle: en passant positions: %s\n", ep.summary().c_str());
   RecordProperty("random", random.summary());
