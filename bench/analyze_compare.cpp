@@ -25,6 +25,7 @@
 #include "deadpos/notation.h"
 #include "deadpos/solver.h"
 #include "deadpos/tablebase.h"
+#include "support/random_position.h"
 
 using namespace deadpos;
 
@@ -57,30 +58,6 @@ void print_times(std::vector<double>& us) {
   const std::size_t p99 = std::min(us.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(us.size())));
   std::printf("time per question (one thread): mean %.1f us, median %.1f us, p99 %.1f us, max %.1f us\n",
               sum / static_cast<double>(us.size()), us[us.size() / 2], us[p99], us.back());
-}
-
-Position random_position(const Material& m, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> sq(0, 63);
-  for (;;) {
-    Placement pl;
-    for (Color c : {Color::White, Color::Black}) {
-      for (PieceType pt : kMaterialOrder) {
-        for (int k = 0; k < m.count[c][pt]; ++k) {
-          for (;;) {
-            const Square s = square_at(sq(rng));
-            const bool back = rank_of(s) == Rank::R1 || rank_of(s) == Rank::R8;
-            if (pl[s] == kNoPiece && !(pt == PieceType::Pawn && back)) {
-              pl[s] = make_piece(c, pt);
-              break;
-            }
-          }
-        }
-      }
-    }
-    pl.side_to_move = (rng() & 1) ? Color::White : Color::Black;
-    if (Position::check_placement(pl)) continue;
-    if (auto p = Position::from_placement(pl)) return std::move(*p);
-  }
 }
 
 int run_positions(const Tablebase& tb, const Args& a) {
@@ -158,7 +135,7 @@ int run_oracle(const Tablebase& tb, const Args& a) {
   unsigned long long total_positions = 0;
   for (long i = 0; i < a.count; ++i) {
     const Material& m = mats[static_cast<std::size_t>(i) % mats.size()];
-    const Position pos = random_position(m, rng);
+    const Position pos = test::random_position(m, rng);
     auto truth = tb.probe(pos);
     if (!truth) {
       std::fprintf(stderr, "oracle: %s: %s\n", pos.to_fen().c_str(), truth.error().message.c_str());

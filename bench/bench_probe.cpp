@@ -12,7 +12,6 @@
 //   BM_Probe_EnPassant / BM_Probe_Castling  the two special rules, on fixed positions
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
 #include <optional>
 #include <random>
 #include <string>
@@ -21,26 +20,24 @@
 #include "deadpos/material.h"
 #include "deadpos/position.h"
 #include "deadpos/tablebase.h"
+#include "support/random_position.h"
+#include "support/tables_dir.h"
 
 namespace deadpos {
 namespace {
-
-std::string tables_dir() {
-  const char* d = std::getenv("DEADPOS_TABLES");
-  return d ? std::string(d) : std::string();
-}
 
 // The shared, warm Tablebase; nullptr with *why set when there is none.
 const Tablebase* shared_tables(std::string* why) {
   static std::string error;
   static const std::optional<Tablebase> tb = []() -> std::optional<Tablebase> {
-    if (tables_dir().empty()) {
+    const std::optional<std::string> dir = test::tables_dir_if_set();
+    if (!dir) {
       error = "DEADPOS_TABLES is not set";
       return std::nullopt;
     }
-    auto r = Tablebase::open({tables_dir()});
+    auto r = Tablebase::open({*dir});
     if (!r || r->max_men() == 0) {
-      error = r ? "no tables in " + tables_dir() : r.error().message;
+      error = r ? "no tables in " + *dir : r.error().message;
       return std::nullopt;
     }
     return std::move(*r);
@@ -52,27 +49,8 @@ const Tablebase* shared_tables(std::string* why) {
 // n random legal positions of `key` and of its colour swap, alternating.
 std::vector<Position> random_positions(const Material& m, int n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> sq(0, 63);
   std::vector<Position> out;
-  while (static_cast<int>(out.size()) < n) {
-    const Material mm = out.size() % 2 ? m.swapped() : m;
-    Placement pl;
-    for (Color c : {Color::White, Color::Black}) {
-      for (PieceType pt : kMaterialOrder) {
-        for (int k = 0; k < mm.count[c][pt]; ++k) {
-          for (;;) {
-            const Square s = square_at(sq(rng));
-            if (pl[s] != kNoPiece) continue;
-            if (pt == PieceType::Pawn && (rank_of(s) == Rank::R1 || rank_of(s) == Rank::R8)) continue;
-            pl[s] = make_piece(c, pt);
-            break;
-          }
-        }
-      }
-    }
-    pl.side_to_move = (rng() & 1) ? Color::White : Color::Black;
-    if (auto p = Position::from_placement(pl)) out.push_back(*p);
-  }
+  while (static_cast<int>(out.size()) < n) out.push_back(test::random_position(out.size() % 2 ? m.swapped() : m, rng));
   return out;
 }
 
@@ -111,10 +89,11 @@ void BM_Probe_Random5Man(benchmark::State& state) {
   for (const std::string& k : shared->materials()) {
     if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
   }
-  if (key.empty()) return state.SkipWithError(("no 5-man table in " + tables_dir()).c_str());
+  const std::string dir = *test::tables_dir_if_set();  // set: shared_tables opened it
+  if (key.empty()) return state.SkipWithError(("no 5-man table in " + dir).c_str());
   Tablebase::Options opt;
   opt.cache_bytes = static_cast<std::size_t>(state.range(0)) << 20;
-  auto tb = Tablebase::open({tables_dir()}, opt);
+  auto tb = Tablebase::open({dir}, opt);
   if (!tb) return state.SkipWithError(tb.error().message.c_str());
   // As many positions as the 4-man benchmark when the table fits in the cache; fewer when every
   // probe decompresses blocks (the warm-up pass alone would take a minute).
@@ -127,10 +106,11 @@ void BM_Probe_Random5Man(benchmark::State& state) {
 BENCHMARK(BM_Probe_Random5Man)->Arg(256)->Arg(1024)->ArgName("cache_mb");
 
 void BM_Probe_FirstProbe(benchmark::State& state) {
-  if (tables_dir().empty()) return state.SkipWithError("DEADPOS_TABLES is not set");
+  const std::optional<std::string> dir = test::tables_dir_if_set();
+  if (!dir) return state.SkipWithError("DEADPOS_TABLES is not set");
   const Position p = *Position::from_fen("8/8/8/3k4/8/1n6/8/K1R5 w - - 0 1");
   for (auto _ : state) {
-    auto tb = Tablebase::open({tables_dir()});
+    auto tb = Tablebase::open({*dir});
     auto r = tb ? tb->probe(p) : Result<ProbeResult>(tb.error());
     if (!r) return state.SkipWithError(r.error().message.c_str());
     benchmark::DoNotOptimize(r);

@@ -1,9 +1,9 @@
 // Access to the generated tables for deadpos_table_tests. The directory comes from the environment
-// variable DEADPOS_TABLES (ctest sets it to the fixture's <build>/tables4). A missing variable or
-// table throws, which GoogleTest reports as a failure of the running test: these tests never skip.
+// variable DEADPOS_TABLES (ctest sets it to the fixture's <build>/tables4; test::tables_dir in
+// tests/support). A missing variable or table throws, which GoogleTest reports as a failure of the
+// running test: these tests never skip.
 #pragma once
 
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,18 +12,9 @@
 
 #include "deadpos/material.h"
 #include "deadpos/solver.h"
+#include "support/tables_dir.h"
 
 namespace deadpos::test {
-
-inline std::string tables_dir() {
-  const char* d = std::getenv("DEADPOS_TABLES");
-  if (d == nullptr || *d == '\0') {
-    throw std::runtime_error(
-        "DEADPOS_TABLES is not set: run through ctest (fixture tables4) or set it to a directory made by "
-        "'deadpos generate --max-men 4'");
-  }
-  return d;
-}
 
 inline Material material(const std::string& key) {
   Result<Material> m = Material::parse(key);

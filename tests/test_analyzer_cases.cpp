@@ -9,7 +9,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "deadpos/analysis.h"
@@ -234,27 +233,17 @@ TEST(AnalyzerCases, MateNeedsUnderpromotion) {
   for (Move m : a->line) under |= m.kind() == Move::Kind::Promotion && m.promotion() != PieceType::Queen;
   EXPECT_TRUE(under) << "no underpromotion in " << line_text(p, a->line);
 
-  // Independent brute force: every sequence of legal moves without an underpromotion, up to the
-  // line's length (and at least 3 plies), reaches no checkmate of Black.
+  // Independent brute force (the forward search, underpromotions left out): every sequence of
+  // legal moves without an underpromotion, up to the line's length (and at least 3 plies),
+  // reaches no checkmate of Black.
   const int depth = std::max<int>(3, static_cast<int>(a->line.size()));
-  std::unordered_set<std::string> seen{probe_test::rules_key(p)};
-  std::vector<Position> layer{p};
-  std::size_t visited = 1;
-  for (int d = 1; d <= depth && !layer.empty(); ++d) {
-    std::vector<Position> next;
-    for (const Position& x : layer) {
-      for (Move m : x.legal_moves()) {
-        if (m.kind() == Move::Kind::Promotion && m.promotion() != PieceType::Queen) continue;
-        Position y = x.after(m);
-        EXPECT_FALSE(y.is_checkmate() && y.side_to_move() == Color::Black)
-            << "a mate without underpromotion at ply " << d << ": " << y.to_fen();
-        if (seen.insert(probe_test::rules_key(y)).second) next.push_back(std::move(y));
-      }
-    }
-    visited += next.size();
-    layer = std::move(next);
-  }
-  EXPECT_GT(visited, 1u);
+  const auto no_under = forward_mates(p, depth, 3'000'000, [](const Position&, Move m) {
+    return m.kind() == Move::Kind::Promotion && m.promotion() != PieceType::Queen;
+  });
+  EXPECT_EQ(no_under.searched_plies, depth) << "the enumeration did not complete (" << no_under.nodes << " positions)";
+  EXPECT_FALSE(no_under.plies[Color::Black])
+      << "a mate without underpromotion at ply " << *no_under.plies[Color::Black];
+  EXPECT_GT(no_under.nodes, 1u);
 }
 
 // ---------------------------------------------------------------------------------------------

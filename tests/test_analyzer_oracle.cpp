@@ -22,7 +22,7 @@ TEST(AnalyzerOracle, AgreesWithTheFourManTablesWhenLimitedToThreeMen) {
     if (m.men() == 4) mats.push_back(m);
   ASSERT_EQ(mats.size(), 55u);  // 30 canonical 4-man materials, 25 of them asymmetric
   // Builds with assertions run 10-20 times slower: a tenth of the sample there.
-  const long count = test::slow_build() ? 10'000 : 100'000;
+  const long count = test::sample_size(100'000, 10);
   AnalysisOptions opt;
   opt.table_men = 3;
   long decided = 0, questions = 0;

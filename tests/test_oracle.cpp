@@ -1,11 +1,13 @@
 // Brute-force oracle for the tables: forward breadth-first search over legal moves.
 //
-// The search uses only core/ Position (legal_moves, make/undo, has_legal_move, in_check): no
-// solver, no un-moves, no table index. From a start position it visits positions level by level
-// (level d = reachable in d plies; each distinct position once, positions equal up to a board
-// symmetry being one: see key_of) and records, for each side X, the first level at which a
-// checkmate of X appears: that is DTHM_X of the start (docs/design.md, "Definitions"). Positions
-// without legal moves are not expanded (a mate or stalemate ends the game).
+// The search is the tests' one forward-search oracle, test::ForwardSearch (tests/support/
+// forward_search.h), with symmetry keys: it uses only core/ Position (legal_moves, make/undo,
+// has_legal_move, in_check): no solver, no un-moves, no table index. From a start position it
+// visits positions level by level (level d = reachable in d plies; each distinct position once,
+// positions equal up to a board symmetry being one: see test::symmetry_key) and records, for each
+// side X, the first level at which a checkmate of X appears: that is DTHM_X of the start
+// (docs/design.md, "Definitions"). Positions without legal moves are not expanded (a mate or
+// stalemate ends the game).
 //
 // Each search has a node budget per target side (distinct positions visited). For a target X with
 // table value v:
@@ -15,19 +17,20 @@
 //   * v none: the search must find no mate of X within its budget; for the materials where no mate
 //     is possible at all (KvK, KBvK, KNvK) it must exhaust the whole reachable set.
 // Two sound shortcuts, both independent of the tables' code:
-//   * a side with a bare king can never give check (see bare_king): a target whose mating side
+//   * a side with a bare king can never give check (see test::bare_king): a target whose mating side
 //     is bare at the start is settled as none without a search ("none by bare king"), and
 //     positions where this holds for every target still open are not expanded;
 //   * the level at which the table expects the mate is examined through the moves that may give
-//     check only (see Bfs::run, horizon).
+//     check only (see ForwardSearch::run, horizon).
 // For KvK, KBvK and KNvK the searches share what earlier ones proved: a set of positions closed
 // under legal moves that holds no checkmate. A search does not enter a position of that set (its
 // whole subtree lies in the set, mate-free), and a search that exhausts its reachable set without a
 // mate adds what it visited to the set. So "exhausted" still means that every position reachable
 // from the start was examined, by this search or an earlier one.
 //
-// Start positions: materials uniformly among the 36 canonical <=4-man materials, positions
-// uniformly among the legal placements and sides to move (rejection sampling, fixed seed), and
+// Start positions: materials uniformly among the 36 canonical <=4-man materials, positions from
+// test::random_position (each man on a random free square, side to move a coin, drawn again until
+// legal: close to uniform over the legal placements; fixed seed), and
 // positions reached by a double pawn push after which the opponent can capture en passant. Those
 // carry the en passant right; their expected value follows docs/design.md, "En passant":
 //   V(P') = min( V(P) if P (the same placement without the right) has a legal move,
@@ -44,8 +47,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -59,312 +60,33 @@
 #include "deadpos/material.h"
 #include "deadpos/position.h"
 #include "deadpos/solver.h"
+#include "support/forward_search.h"
+#include "support/random_position.h"
 #include "table_util.h"
 #include "test_util.h"
 
 namespace deadpos {
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// Visited set: exact keys of positions up to symmetry, open addressing.
+using test::SearchResult;
+using Search = test::ForwardSearch<test::SymmetryKeys>;
 
-// The board symmetries, written here with the verbs of types.h: bit 0 flip_diagonal (first),
-// bit 1 flip_horizontal, bit 2 flip_vertical. Without pawns (and without castling rights, which
-// never occur here) all 8 map legal moves to legal moves, checks to checks and mates to mates, so
-// symmetric positions have equal distances to every mate; with pawns only the left-right mirror
-// (g = 2) does.
-constexpr Square transformed(int g, Square s) {
-  if (g & 1) s = flip_diagonal(s);
-  if (g & 2) s = flip_horizontal(s);
-  if (g & 4) s = flip_vertical(s);
-  return s;
+// Options of a search: node budget per target side, pruning by bare king (test::bare_king), the
+// level at which the table expects each mate (-1: unknown), the shared mate-free closed set.
+Search::Options options(ByColor<std::uint64_t> budget, bool prune, ByColor<int> horizon = ByColor<int>{{-1, -1}},
+                        const std::unordered_set<std::uint64_t>* closed = nullptr) {
+  Search::Options o;
+  o.budget = budget;
+  o.prune = prune;
+  o.horizon = horizon;
+  o.closed = closed;
+  return o;
 }
-
-// transformed(g, s) as a table (key_of is a fifth of the search's time).
-constexpr std::array<std::array<std::uint8_t, 64>, 8> kTransformed = [] {
-  std::array<std::array<std::uint8_t, 64>, 8> t{};
-  for (int g = 0; g < 8; ++g)
-    for (int s = 0; s < 64; ++s)
-      t[static_cast<std::size_t>(g)][static_cast<std::size_t>(s)] =
-          static_cast<std::uint8_t>(to_index(transformed(g, static_cast<Square>(s))));
-  return t;
-}();
-
-// For each square, the symmetries g that map it into the triangle a1-d1-d4 (file <= 3, rank <=
-// file): one for a square off the diagonals, two for a square on one (the triangle's 10 squares
-// are 4 orbits of 4 squares and 6 orbits of 8).
-constexpr std::array<std::uint8_t, 64> kToTriangle = [] {
-  std::array<std::uint8_t, 64> t{};
-  for (int s = 0; s < 64; ++s)
-    for (int g = 0; g < 8; ++g) {
-      const Square x = transformed(g, static_cast<Square>(s));
-      if (file_index(x) <= 3 && rank_index(x) <= file_index(x))
-        t[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(t[static_cast<std::size_t>(s)] | (1U << g));
-    }
-  return t;
-}();
-
-// Exact key of a position with at most 4 men up to the symmetries above (the counters are left
-// out): the smallest, over the symmetries g that bring the White king into the triangle a1-d1-d4
-// (without pawns) or onto files a-d (with pawns: g = 0 or 2), of
-//   bit 0      side to move
-//   bits 1-7   en passant square of g(pos) + 1, 0 for none
-//   bits 8-47  up to four 10-bit fields (square << 4 | piece) of g(pos), in increasing order
-// Two positions get one key iff a symmetry maps one onto the other: their candidate sets of g
-// give the same images. A later field is never 0 (its square is above an earlier one), so keys
-// of 3 and 4 men differ.
-std::uint64_t key_of(const Position& pos) {
-  std::array<int, 4> sq{}, pc{};
-  int n = 0;
-  Bitboard b = pos.pieces();
-  DEADPOS_CHECK(popcount(b) <= 4);
-  while (b) {
-    const Square s = pop_lsb(b);
-    sq[static_cast<std::size_t>(n)] = to_index(s);
-    pc[static_cast<std::size_t>(n)] = static_cast<int>(pos.piece_on(s));
-    ++n;
-  }
-  const Square wk = pos.king_square(Color::White);
-  unsigned candidates;
-  if (pos.pieces(PieceType::Pawn) != 0) {
-    candidates = file_index(wk) <= 3 ? 1U : 4U;  // g = 0 or g = 2 (flip_horizontal)
-  } else {
-    candidates = kToTriangle[static_cast<std::size_t>(to_index(wk))];
-  }
-  std::uint64_t best = ~std::uint64_t{0};
-  while (candidates) {
-    const int g = std::countr_zero(candidates);
-    candidates &= candidates - 1;
-    const auto& tg = kTransformed[static_cast<std::size_t>(g)];
-    std::array<std::uint64_t, 4> f{};
-    for (int i = 0; i < n; ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      f[ui] = static_cast<std::uint64_t>(tg[static_cast<std::size_t>(sq[ui])] << 4 | pc[ui]);
-      for (std::size_t j = ui; j > 0 && f[j - 1] > f[j]; --j) std::swap(f[j - 1], f[j]);
-    }
-    std::uint64_t k = pos.side_to_move() == Color::White ? 0U : 1U;
-    if (pos.en_passant()) k |= static_cast<std::uint64_t>(tg[static_cast<std::size_t>(to_index(*pos.en_passant()))] + 1) << 1;
-    for (int i = 0; i < n; ++i) k |= f[static_cast<std::size_t>(i)] << (8 + 10 * i);
-    best = std::min(best, k);
-  }
-  return best;
-}
-
-class FlatSet {
- public:
-  explicit FlatSet(int log2_capacity)
-      : bits_(log2_capacity), slots_(std::size_t{1} << log2_capacity, 0) {}
-  // Starts loading the slot of k into the cache (probing is the search's main cost: cache misses).
-  void prefetch(std::uint64_t k) const { __builtin_prefetch(&slots_[home(k)]); }
-  // Inserts k; false if it was present. Precondition: fewer than half the slots used.
-  bool insert(std::uint64_t k) {
-    const std::uint64_t stored = k + 1;  // 0 marks an empty slot
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = home(k);
-    while (slots_[i] != 0) {
-      if (slots_[i] == stored) return false;
-      i = (i + 1) & mask;
-    }
-    DEADPOS_CHECK(used_.size() < slots_.size() / 2);
-    slots_[i] = stored;
-    used_.push_back(static_cast<std::uint32_t>(i));
-    return true;
-  }
-  std::size_t size() const { return used_.size(); }
-  std::size_t capacity() const { return slots_.size() / 2; }
-  template <typename F>
-  void for_each(F&& f) const {
-    for (std::uint32_t i : used_) f(slots_[i] - 1);
-  }
-  void clear() {
-    for (std::uint32_t i : used_) slots_[i] = 0;
-    used_.clear();
-  }
-
- private:
-  std::size_t home(std::uint64_t k) const {
-    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ULL) >> (64 - bits_));
-  }
-
-  int bits_;
-  std::vector<std::uint64_t> slots_;
-  std::vector<std::uint32_t> used_;
-};
-
-// ---------------------------------------------------------------------------------------------
-// The search.
-
-// Whether move m of pos may give check: false only if it provably does not. A move checks directly
-// (the moved man attacks the king from its new square) or by discovery (its old square lies on a
-// line through the king); promotions, en passant and castling are always let through.
-bool may_give_check(const Position& pos, Move m) {
-  if (m.kind() != Move::Kind::Normal) return true;
-  const Color us = pos.side_to_move();
-  const Square ksq = pos.king_square(~us);
-  const Square from = m.from(), to = m.to();
-  if (line_bb(from, ksq) != 0) return true;
-  const Bitboard occ = (pos.pieces() ^ square_bb(from)) | square_bb(to);
-  const Bitboard k = square_bb(ksq);
-  switch (type_of(pos.piece_on(from))) {
-    case PieceType::Pawn: return (pawn_attacks(us, to) & k) != 0;
-    case PieceType::Knight: return (knight_attacks(to) & k) != 0;
-    case PieceType::Bishop: return (bishop_attacks(to, occ) & k) != 0;
-    case PieceType::Rook: return (rook_attacks(to, occ) & k) != 0;
-    case PieceType::Queen: return (queen_attacks(to, occ) & k) != 0;
-    case PieceType::King: return false;
-  }
-  return true;
-}
-
-// A side whose only man is its king can never give check: kings never stand next to each other,
-// and without a pawn it gets no new man. So X can never be mated when X's opponent is bare.
-bool bare_king(const Position& pos, Color c) { return popcount(pos.pieces(c)) == 1; }
-
-struct SearchResult {
-  ByColor<int> first_mate{{-1, -1}};         // level of the first checkmate of X, -1 if none found
-  ByColor<bool> impossible{{false, false}};  // X's opponent is a bare king at the start (pruning on)
-  int completed = 0;                         // every position at a level <= completed was examined
-  bool exhausted = false;                    // the whole reachable set was examined
-  std::uint64_t nodes = 0;                   // distinct positions visited
-  ByColor<std::uint64_t> nodes_at_find{};    // nodes visited when the first mate of X was found
-};
-
-class Bfs {
- public:
-  // Room for max_nodes distinct positions.
-  explicit Bfs(std::uint64_t max_nodes = 1'000'000) : seen_(static_cast<int>(std::bit_width(2 * max_nodes + 4096))) {}
-
-  // budget[X]: nodes after which the search stops looking for a mate of X. `closed`: positions
-  // known to lie in a mate-free set closed under legal moves (not entered again), may be null.
-  // prune: a target X whose opponent is a bare king is given up at once (see bare_king), and a
-  // position is not expanded when that holds for every target not found yet. Without pruning the
-  // search examines every reachable position (until the budgets run out).
-  //
-  // horizon[X]: the level at which the caller expects the first mate of X (-1: unknown). When every
-  // target still searched for expects its mate at the next level, that level is examined without
-  // the visited set and only through the moves that may give check (may_give_check, a superset of
-  // the checking moves; each child is still tested with in_check and has_legal_move): only whether
-  // a child is a checkmate matters, and a mate there cannot have been seen at a lower level, where
-  // it would have been found. This skips most of the largest level's work and stays exact: every
-  // lower level is complete, so a mate found there is the first, and no mate found there is
-  // reported as "completed that level, no mate". Nodes of that level count the children made.
-  SearchResult run(const Position& start, ByColor<std::uint64_t> budget,
-                   const std::unordered_set<std::uint64_t>* closed, bool prune,
-                   ByColor<int> horizon = ByColor<int>{{-1, -1}}) {
-    SearchResult r;
-    seen_.clear();
-    frontier_.clear();
-    DEADPOS_CHECK(budget[Color::White] < seen_.capacity() - 256 && budget[Color::Black] < seen_.capacity() - 256);
-    for (Color x : {Color::White, Color::Black}) r.impossible[x] = prune && bare_king(start, ~x);
-    auto active = [&] {
-      for (Color x : {Color::White, Color::Black})
-        if (r.first_mate[x] < 0 && !r.impossible[x] && r.nodes < budget[x]) return true;
-      return false;
-    };
-    // Whether a position may still lead to a mate the search looks for.
-    auto relevant = [&](const Position& p) {
-      if (!prune) return true;
-      for (Color x : {Color::White, Color::Black})
-        if (r.first_mate[x] < 0 && !bare_king(p, ~x)) return true;
-      return false;
-    };
-    const std::uint64_t k0 = key_of(start);
-    seen_.insert(k0);
-    r.nodes = 1;
-    if (!(closed && closed->count(k0))) {
-      if (!start.has_legal_move()) {
-        if (start.in_check()) {
-          r.first_mate[start.side_to_move()] = 0;
-          r.nodes_at_find[start.side_to_move()] = 1;
-        }
-      } else if (relevant(start)) {
-        frontier_.push_back(start);
-      }
-    }
-    int depth = 0;
-    MoveList moves;
-    while (true) {
-      if (frontier_.empty()) {
-        r.exhausted = true;
-        break;
-      }
-      if (!active()) break;
-      bool last = true;
-      for (Color x : {Color::White, Color::Black})
-        if (r.first_mate[x] < 0 && !r.impossible[x] && r.nodes < budget[x] && horizon[x] != depth + 1) last = false;
-      if (last) {
-        for (const Position& p : frontier_) {
-          if (!active()) return r;  // level depth + 1 only partly examined: completed = depth
-          p.legal_moves(moves);
-          for (Move m : moves) {
-            if (!may_give_check(p, m)) continue;
-            const Position c = p.after(m);
-            ++r.nodes;
-            if (c.in_check() && !c.has_legal_move() && r.first_mate[c.side_to_move()] < 0) {
-              r.first_mate[c.side_to_move()] = depth + 1;
-              r.nodes_at_find[c.side_to_move()] = r.nodes;
-            }
-          }
-        }
-        r.completed = depth + 1;
-        return r;
-      }
-      next_.clear();
-      bool stopped = false;
-      for (const Position& p : frontier_) {
-        if (!active()) {
-          stopped = true;  // level depth + 1 only partly generated
-          break;
-        }
-        p.legal_moves(moves);
-        // Keys of all children first, their slots prefetched; then the probes (make/undo: no copy
-        // of the children already seen).
-        Position c = p;
-        std::array<std::uint64_t, MoveList::kCapacity> keys;
-        for (int i = 0; i < moves.size(); ++i) {
-          const UndoInfo u = c.make_move(moves[i]);
-          keys[static_cast<std::size_t>(i)] = key_of(c);
-          seen_.prefetch(keys[static_cast<std::size_t>(i)]);
-          c.undo_move(moves[i], u);
-        }
-        for (int i = 0; i < moves.size(); ++i) {
-          const Move m = moves[i];
-          const std::uint64_t k = keys[static_cast<std::size_t>(i)];
-          if ((closed && closed->count(k)) || !seen_.insert(k)) continue;
-          const UndoInfo u = c.make_move(m);
-          ++r.nodes;
-          if (c.in_check() && !c.has_legal_move()) {
-            const Color x = c.side_to_move();
-            if (r.first_mate[x] < 0) {
-              r.first_mate[x] = depth + 1;
-              r.nodes_at_find[x] = r.nodes;
-            }
-          } else if (relevant(c)) {
-            next_.push_back(c);  // stalemates go on too: they have no move to expand
-          }
-          c.undo_move(m, u);
-        }
-      }
-      if (stopped) break;
-      ++depth;
-      r.completed = depth;
-      frontier_.swap(next_);
-    }
-    return r;
-  }
-
-  const FlatSet& seen() const { return seen_; }
-
- private:
-  FlatSet seen_;
-  std::vector<Position> frontier_, next_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Sampling.
 
-// Debug and sanitizer builds (see the file comment).
-bool reduced_build() { return test::slow_build(); }
+// Debug and sanitizer builds sample less (test::slow_build; see the file comment).
 
 // Node budgets per target side: kBudgetFinite when the table gives a finite value (the search
 // stops as soon as it finds the first mate), kBudgetNone when it says none (the search can only
@@ -375,11 +97,12 @@ bool reduced_build() { return test::slow_build(); }
 // 44% exact, 400,000 about 60% at four times the run time). DEADPOS_ORACLE_BUDGET overrides it.
 constexpr std::uint64_t kBudgetFinite = 100'000;
 std::uint64_t budget_finite() {
-  if (const char* e = std::getenv("DEADPOS_ORACLE_BUDGET")) return std::max<std::uint64_t>(1000, std::strtoull(e, nullptr, 10));
-  return reduced_build() ? kBudgetFinite / 20 : kBudgetFinite;
+  if (const char* e = std::getenv("DEADPOS_ORACLE_BUDGET"))
+    return std::max<std::uint64_t>(1000, std::strtoull(e, nullptr, 10));
+  return test::slow_build() ? kBudgetFinite / 20 : kBudgetFinite;
 }
 constexpr std::uint64_t kBudgetNone = 20'000;
-std::uint64_t budget_none() { return reduced_build() ? kBudgetNone / 20 : kBudgetNone; }
+std::uint64_t budget_none() { return test::slow_build() ? kBudgetNone / 20 : kBudgetNone; }
 constexpr std::uint64_t kBudgetExhaust = 900'000;
 // Floor on the share of finite-value checks that are exact (see the report of the test).
 constexpr double kExactShareFloor = 0.40;
@@ -396,29 +119,6 @@ struct Sample {
   ByColor<int> expected{};  // byte code: 0..250 or DthmCode::kNone
   SearchResult got;
 };
-
-// A uniformly random legal position of material m (canonical): every man on a uniformly random
-// square, side to move uniform, rejected unless Position::from_placement accepts it.
-Position random_position(const Material& m, std::mt19937_64& rng) {
-  std::vector<Piece> men = {make_piece(Color::White, PieceType::King), make_piece(Color::Black, PieceType::King)};
-  for (Piece p : m.non_king_men()) men.push_back(p);
-  while (true) {
-    Placement pl;
-    bool ok = true;
-    for (Piece p : men) {
-      const Square s = square_at(static_cast<int>(rng() % 64));
-      if (pl[s] != kNoPiece) {
-        ok = false;
-        break;
-      }
-      pl[s] = p;
-    }
-    if (!ok) continue;
-    pl.side_to_move = (rng() & 1) ? Color::Black : Color::White;
-    Result<Position> pos = Position::from_placement(pl);
-    if (pos) return *pos;
-  }
-}
 
 // The position after a double push of pos from which the opponent can capture en passant, if any.
 std::optional<Position> double_push_with_en_passant(const Position& pos) {
@@ -453,10 +153,8 @@ int en_passant_value(const TableSet& set, const Position& p_ep, Color x) {
   return best;
 }
 
-
 int positions_to_check() {
-  int n = 10'000;
-  if (reduced_build()) n /= 100;
+  int n = test::sample_size(10'000, 100);
   if (const char* e = std::getenv("DEADPOS_ORACLE_POSITIONS")) n = std::max(1, std::atoi(e));
   return n;
 }
@@ -465,11 +163,11 @@ int positions_to_check() {
 // Checking.
 
 struct Tally {
-  std::uint64_t exact = 0;            // finite value, mate found at exactly that level
-  std::uint64_t lower_bound = 0;      // finite value deeper than the completed levels
-  std::uint64_t none_in_budget = 0;   // none, no mate within the budget
-  std::uint64_t none_exhausted = 0;   // none, reachable set exhausted without a mate
-  std::uint64_t none_bare_king = 0;   // none, X's opponent has a bare king (no search needed)
+  std::uint64_t exact = 0;           // finite value, mate found at exactly that level
+  std::uint64_t lower_bound = 0;     // finite value deeper than the completed levels
+  std::uint64_t none_in_budget = 0;  // none, no mate within the budget
+  std::uint64_t none_exhausted = 0;  // none, reachable set exhausted without a mate
+  std::uint64_t none_bare_king = 0;  // none, X's opponent has a bare king (no search needed)
   std::uint64_t failures = 0;
   std::uint64_t nodes = 0;
   std::vector<std::uint64_t> nodes_exact;  // nodes visited when an exact check's mate was found
@@ -484,11 +182,14 @@ struct Tally {
   std::string summary() const {
     std::vector<std::uint64_t> q = nodes_exact;
     std::sort(q.begin(), q.end());
-    auto pct = [&](std::size_t p) { return q.empty() ? std::string("-") : std::to_string(q[(q.size() - 1) * p / 100]); };
-    return "exact " + std::to_string(exact) + ", lower bound only " + std::to_string(lower_bound) + ", none within budget " +
-           std::to_string(none_in_budget) + ", none exhaustive " + std::to_string(none_exhausted) + ", none by bare king " +
-           std::to_string(none_bare_king) + ", failures " + std::to_string(failures) + "; nodes " + std::to_string(nodes) +
-           ", nodes to an exact mate: median " + pct(50) + ", 90% " + pct(90);
+    auto pct = [&](std::size_t p) {
+      return q.empty() ? std::string("-") : std::to_string(q[(q.size() - 1) * p / 100]);
+    };
+    return "exact " + std::to_string(exact) + ", lower bound only " + std::to_string(lower_bound) +
+           ", none within budget " + std::to_string(none_in_budget) + ", none exhaustive " +
+           std::to_string(none_exhausted) + ", none by bare king " + std::to_string(none_bare_king) + ", failures " +
+           std::to_string(failures) + "; nodes " + std::to_string(nodes) + ", nodes to an exact mate: median " +
+           pct(50) + ", 90% " + pct(90);
   }
 };
 
@@ -501,9 +202,11 @@ void check(const Sample& s, Tally& t) {
     const int f = s.got.first_mate[x];
     const std::string what = s.pos.to_fen() + " (" + (s.en_passant ? "en passant, " : "") + "DTHM of " +
                              (x == Color::White ? "White" : "Black") + "): table " + code_name(v) + ", search ";
-    const std::string found = f >= 0 ? "first mate at " + std::to_string(f)
-                                     : std::string("no mate, ") + (s.got.exhausted ? "exhausted" : "completed level " + std::to_string(s.got.completed)) +
-                                           ", " + std::to_string(s.got.nodes) + " nodes";
+    const std::string found =
+        f >= 0 ? "first mate at " + std::to_string(f)
+               : std::string("no mate, ") +
+                     (s.got.exhausted ? "exhausted" : "completed level " + std::to_string(s.got.completed)) + ", " +
+                     std::to_string(s.got.nodes) + " nodes";
     if (v == DthmCode::kNone) {
       if (f >= 0) {
         t.fail(what + found);
@@ -536,55 +239,55 @@ void check(const Sample& s, Tally& t) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(Oracle, SearchFindsKnownDistances) {
-  Bfs bfs;
+  Search bfs;
   const ByColor<std::uint64_t> budget{{100'000, 100'000}};
   // Qb8 mates at once: Black mated in 1 ply; Black, with a bare king, can never mate.
-  SearchResult r = bfs.run(test::position_from("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"), budget, nullptr, true);
+  SearchResult r = bfs.run(test::position_from("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"), options(budget, true));
   EXPECT_EQ(r.first_mate[Color::Black], 1);
   EXPECT_EQ(r.first_mate[Color::White], -1);
   EXPECT_TRUE(r.impossible[Color::White]);
   EXPECT_FALSE(r.impossible[Color::Black]);
   // Without pruning the search keeps looking for a mate of White until its budget is spent.
-  r = bfs.run(test::position_from("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"), {{5'000, 5'000}}, nullptr, false);
+  r = bfs.run(test::position_from("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1"), options({{5'000, 5'000}}, false));
   EXPECT_EQ(r.first_mate[Color::Black], 1);
   EXPECT_EQ(r.first_mate[Color::White], -1);
   EXPECT_FALSE(r.exhausted);
   EXPECT_GE(r.nodes, 5'000U);
   // A checkmate is level 0.
-  r = bfs.run(test::position_from("Q6k/8/6K1/8/8/8/8/8 b - - 0 1"), budget, nullptr, true);
+  r = bfs.run(test::position_from("Q6k/8/6K1/8/8/8/8/8 b - - 0 1"), options(budget, true));
   EXPECT_EQ(r.first_mate[Color::Black], 0);
   EXPECT_TRUE(r.exhausted);
   EXPECT_EQ(r.nodes, 1U);
   // KvK: the search sees all of the 2 x 462 positions up to symmetry (3,612 king placements in
   // 462 orbits) and no mate.
-  r = bfs.run(test::position_from("8/8/3k4/8/8/8/3K4/8 w - - 0 1"), budget, nullptr, false);
+  r = bfs.run(test::position_from("8/8/3k4/8/8/8/3K4/8 w - - 0 1"), options(budget, false));
   EXPECT_TRUE(r.exhausted);
   EXPECT_EQ(r.nodes, 2U * 462U);
   EXPECT_EQ(r.first_mate[Color::White], -1);
   EXPECT_EQ(r.first_mate[Color::Black], -1);
   // Pawnless positions equal up to one of the 8 symmetries share a key and their distances.
   const Position a = test::position_from("8/8/8/8/8/2k5/8/K2q4 w - - 0 1");
-  const SearchResult ra = bfs.run(a, budget, nullptr, true);
+  const SearchResult ra = bfs.run(a, options(budget, true));
   EXPECT_GE(ra.first_mate[Color::White], 1);
   for (int g = 1; g < 8; ++g) {
     Placement pl;
     pl.side_to_move = a.side_to_move();
     for (int i = 0; i < 64; ++i)
-      if (a.piece_on(square_at(i)) != kNoPiece) pl[transformed(g, square_at(i))] = a.piece_on(square_at(i));
+      if (a.piece_on(square_at(i)) != kNoPiece) pl[test::transformed(g, square_at(i))] = a.piece_on(square_at(i));
     const Result<Position> b = Position::from_placement(pl);
     ASSERT_TRUE(b.ok()) << g;
-    EXPECT_EQ(key_of(*b), key_of(a)) << g;
-    EXPECT_EQ(bfs.run(*b, budget, nullptr, true).first_mate[Color::White], ra.first_mate[Color::White]) << g;
+    EXPECT_EQ(test::symmetry_key(*b), test::symmetry_key(a)) << g;
+    EXPECT_EQ(bfs.run(*b, options(budget, true)).first_mate[Color::White], ra.first_mate[Color::White]) << g;
   }
   // With pawns only the left-right mirror keeps the key.
   const Position p = test::position_from("8/8/8/3k4/8/8/2P5/K7 w - - 0 1");
-  EXPECT_EQ(key_of(p), key_of(test::position_from("8/8/8/4k3/8/8/5P2/7K w - - 0 1")));
-  EXPECT_NE(key_of(p), key_of(test::position_from("K7/2P5/8/8/3k4/8/8/8 w - - 0 1")));
+  EXPECT_EQ(test::symmetry_key(p), test::symmetry_key(test::position_from("8/8/8/4k3/8/8/5P2/7K w - - 0 1")));
+  EXPECT_NE(test::symmetry_key(p), test::symmetry_key(test::position_from("K7/2P5/8/8/3k4/8/8/8 w - - 0 1")));
   // With an en passant right, ...exd3 e.p. is one more legal move, and the key tells the
   // positions with and without the right apart.
   const Position ep = test::position_from("8/8/8/8/3Pp3/8/8/K6k b - d3 0 1");
   const Position no_ep = test::position_from("8/8/8/8/3Pp3/8/8/K6k b - - 0 1");
-  EXPECT_NE(key_of(ep), key_of(no_ep));
+  EXPECT_NE(test::symmetry_key(ep), test::symmetry_key(no_ep));
   EXPECT_EQ(ep.legal_moves().size(), no_ep.legal_moves().size() + 1);
 }
 
@@ -593,7 +296,7 @@ void search(std::vector<Sample>& samples, const std::vector<std::size_t>& which,
   const auto n = static_cast<std::int64_t>(which.size());
 #pragma omp parallel
   {
-    Bfs bfs(finite);
+    Search bfs(finite);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t k = 0; k < n; ++k) {
       Sample& s = samples[which[static_cast<std::size_t>(k)]];
@@ -604,14 +307,14 @@ void search(std::vector<Sample>& samples, const std::vector<std::size_t>& which,
         budget[x] = v == DthmCode::kNone ? budget_none() : finite;
         if (v <= DthmCode::kMaxDthm) horizon[x] = v;
       }
-      s.got = bfs.run(s.pos, budget, nullptr, true, horizon);
+      s.got = bfs.run(s.pos, options(budget, true, horizon));
     }
   }
 }
 
 // The checks themselves: right values pass, wrong ones fail.
 TEST(Oracle, CheckRejectsWrongValues) {
-  Bfs bfs;
+  Search bfs;
   Sample s;
   s.pos = test::position_from("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1");  // Qb8 mate: DTHM of Black = 1
   auto outcome = [&](int v_white, int v_black) {
@@ -619,7 +322,7 @@ TEST(Oracle, CheckRejectsWrongValues) {
     ByColor<int> horizon{{-1, -1}};
     for (Color x : {Color::White, Color::Black})
       if (s.expected[x] <= DthmCode::kMaxDthm) horizon[x] = s.expected[x];
-    s.got = bfs.run(s.pos, {{50'000, 50'000}}, nullptr, true, horizon);
+    s.got = bfs.run(s.pos, options({{50'000, 50'000}}, true, horizon));
     Tally t;
     check(s, t);
     return t;
@@ -635,7 +338,7 @@ TEST(Oracle, CheckRejectsWrongValues) {
   s.pos = test::position_from("8/8/3k4/8/8/8/3K4/8 w - - 0 1");
   s.dead_material = true;
   s.expected = ByColor<int>{{DthmCode::kNone, DthmCode::kNone}};
-  s.got = bfs.run(s.pos, {{100'000, 100'000}}, nullptr, false);
+  s.got = bfs.run(s.pos, options({{100'000, 100'000}}, false));
   Tally k;
   check(s, k);
   EXPECT_EQ(k.none_exhausted, 2U);
@@ -646,7 +349,7 @@ TEST(Oracle, CheckRejectsWrongValues) {
   // A lower bound only check passes only when the value is deeper than the completed levels.
   s.pos = test::position_from("8/8/8/4k3/8/8/2N5/K1N5 w - - 0 1");
   s.dead_material = false;
-  s.got = bfs.run(s.pos, {{2'000, 2'000}}, nullptr, true);
+  s.got = bfs.run(s.pos, options({{2'000, 2'000}}, true));
   ASSERT_LT(s.got.first_mate[Color::Black], 0);
   ASSERT_FALSE(s.got.exhausted);
   s.expected = ByColor<int>{{DthmCode::kNone, s.got.completed + 1}};
@@ -663,7 +366,7 @@ TEST(Oracle, CheckRejectsWrongValues) {
 // the others in parallel.
 void run_searches(std::vector<Sample>& samples) {
   std::unordered_set<std::uint64_t> closed;
-  Bfs serial(kBudgetExhaust);
+  Search serial(kBudgetExhaust);
   std::uint64_t fresh = 0;
   std::vector<std::size_t> rest;
   for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -672,7 +375,7 @@ void run_searches(std::vector<Sample>& samples) {
       rest.push_back(i);
       continue;
     }
-    s.got = serial.run(s.pos, {{kBudgetExhaust, kBudgetExhaust}}, &closed, false);
+    s.got = serial.run(s.pos, options({{kBudgetExhaust, kBudgetExhaust}}, false, ByColor<int>{{-1, -1}}, &closed));
     if (s.got.exhausted && s.got.first_mate[Color::White] < 0 && s.got.first_mate[Color::Black] < 0) {
       if (s.got.nodes > 1) ++fresh;
       serial.seen().for_each([&](std::uint64_t k) { closed.insert(k); });
@@ -687,10 +390,12 @@ void run_searches(std::vector<Sample>& samples) {
 TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
   const auto t0 = std::chrono::steady_clock::now();
   const int n_random = positions_to_check();
-  const int n_ep = std::max(reduced_build() ? 10 : 500, n_random / 20);
-  if (reduced_build())
-    std::printf("oracle: Debug or sanitizer build: %d random and %d en passant positions instead of 10000 and 500, "
-                "budgets / 20, no floor on the exact share\n", n_random, n_ep);
+  const int n_ep = std::max(test::slow_build() ? 10 : 500, n_random / 20);
+  if (test::slow_build())
+    std::printf(
+        "oracle: Debug or sanitizer build: %d random and %d en passant positions instead of 10000 and 500, "
+        "budgets / 20, no floor on the exact share\n",
+        n_random, n_ep);
   const std::vector<Material> materials = all_materials(4);
   ASSERT_EQ(materials.size(), 36U);
   const std::string dir = test::tables_dir();
@@ -701,18 +406,19 @@ TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
   for (int k = 0; k < n_random; ++k) {
     const std::size_t mi = static_cast<std::size_t>(rng() % materials.size());
     Sample s;
-    s.pos = random_position(materials[mi], rng);
+    s.pos = test::random_position(materials[mi], rng);
     s.dead_material = is_dead_material(materials[mi]);
     by_material[mi].push_back(s);
   }
   // En passant positions: random KPvKP positions (the only <=4-man material with a pawn on each
   // side) that have a double push allowing an en passant capture, after that push.
   const Material kpkp = test::material("KPvKP");
-  const std::size_t kpkp_i = static_cast<std::size_t>(std::find(materials.begin(), materials.end(), kpkp) - materials.begin());
+  const std::size_t kpkp_i =
+      static_cast<std::size_t>(std::find(materials.begin(), materials.end(), kpkp) - materials.begin());
   ASSERT_LT(kpkp_i, materials.size());
   std::uint64_t ep_draws = 0;
   for (int found = 0; found < n_ep;) {
-    const Position q = random_position(kpkp, rng);
+    const Position q = test::random_position(kpkp, rng);
     ++ep_draws;
     if (auto p = double_push_with_en_passant(q)) {
       Sample s;
@@ -746,10 +452,11 @@ TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
     dead_samples += s.dead_material;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("oracle: %d random positions (%llu of KvK, KBvK, KNvK), %d en passant positions (%llu KPvKP draws), "
-              "%d threads, %.1f s\n",
-              n_random, static_cast<unsigned long long>(dead_samples), n_ep, static_cast<unsigned long long>(ep_draws),
-              omp_get_max_threads(), secs);
+  std::printf(
+      "oracle: %d random positions (%llu of KvK, KBvK, KNvK), %d en passant positions (%llu KPvKP draws), "
+      "%d threads, %.1f s\n",
+      n_random, static_cast<unsigned long long>(dead_samples), n_ep, static_cast<unsigned long long>(ep_draws),
+      omp_get_max_threads(), secs);
   std::printf("oracle: random positions: %s\n", random.summary().c_str());
   std::printf("oracle: en passant positions: %s\n", ep.summary().c_str());
   RecordProperty("random", random.summary());
@@ -763,12 +470,12 @@ TEST(Oracle, RandomAndEnPassantPositionsAgreeWithForwardSearch) {
   EXPECT_EQ(ep.total(), 2U * static_cast<std::uint64_t>(n_ep));
   const std::uint64_t exact = random.exact + ep.exact;
   const std::uint64_t finite = exact + random.lower_bound + ep.lower_bound;
-  if (!reduced_build()) {
+  if (!test::slow_build()) {
     EXPECT_GE(static_cast<double>(exact), kExactShareFloor * static_cast<double>(finite))
         << "too few exact checks: " << exact << " of " << finite << " finite-value checks";
     EXPECT_GT(ep.exact, 0U);
   }
-  if (!reduced_build() && !std::getenv("DEADPOS_ORACLE_POSITIONS")) {
+  if (!test::slow_build() && !std::getenv("DEADPOS_ORACLE_POSITIONS")) {
     EXPECT_GE(n_random, 10'000);
     EXPECT_GE(n_ep, 500);
     EXPECT_GT(random.none_exhausted, 0U);

@@ -78,7 +78,7 @@ TEST(HelpmateLines, RandomPositions) {
   ASSERT_FALSE(mats.empty());
   std::mt19937_64 rng(0x11e5);
   int lines = 0;
-  const int n = 2000 / probe_test::kSampleDivisor;
+  const int n = test::sample_size(2000, 5);
   for (int i = 0; i < n; ++i) {
     const Position p = probe_test::random_position(mats[static_cast<std::size_t>(i) % mats.size()], rng);
     lines += check_lines(*tb, p);
@@ -98,7 +98,7 @@ TEST(HelpmateLines, RandomPositionsSatisfyTheDefinition) {
   const std::vector<Material> mats = probe_test::materials_both_ways(std::min(4, tb->max_men()));
   std::mt19937_64 rng(0xbe11);
   int failures = 0;
-  for (int i = 0; i < 1000 / probe_test::kSampleDivisor && failures < 5; ++i) {
+  for (int i = 0; i < test::sample_size(1000, 5) && failures < 5; ++i) {
     const Position p = probe_test::random_position(mats[static_cast<std::size_t>(i) % mats.size()], rng);
     auto r = tb->probe(p);
     ASSERT_TRUE(r) << p.to_fen() << ": " << r.error().message;

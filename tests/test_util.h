@@ -1,5 +1,6 @@
 // Small helpers shared by the test files: FEN parsing that fails loudly and move lists as sets of
-// UCI strings (so a failing comparison prints readable moves, not raw 16-bit codes).
+// UCI strings (so a failing comparison prints readable moves, not raw 16-bit codes). The sampling
+// rule of slow builds (test::slow_build, test::sample_size) comes with it from tests/support.
 #pragma once
 
 #include <set>
@@ -9,18 +10,9 @@
 
 #include "deadpos/notation.h"
 #include "deadpos/position.h"
+#include "support/sampling.h"  // slow_build(), sample_size()
 
 namespace deadpos::test {
-
-// Builds with assertions or ASan run the solver's self-checks and are 10-300 times slower: the
-// table, index and oracle tests use smaller samples there (each says what it leaves out).
-inline bool slow_build() {
-#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
-  return true;
-#else
-  return false;
-#endif
-}
 
 // Parses a FEN that the test expects to be valid. Throws (which gtest reports as a failure of the
 // running test, with the message) instead of returning a half-made position.
