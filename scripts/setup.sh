@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clang + libclang-rt-14-dev: libFuzzer and its sanitizer runtimes (scripts/fuzz.sh); GCC's TSan
+# runtime (libtsan2) comes with build-essential.
 packages=(build-essential cmake ninja-build pkg-config git libomp-dev libzstd-dev libxxhash-dev
-          libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
+          libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,11 +1,34 @@
 #!/usr/bin/env bash
 # Set-up (scripts/setup.sh) and the whole test suite: Release build, warnings as errors, all ctest
-# cases. With SANITIZE=1 it also builds and runs the suite under ASan+UBSan (build-asan/).
+# cases; then each libFuzzer target for FUZZ_SECONDS (default 60, 0 skips; scripts/fuzz.sh, when
+# clang++ is installed) and the threading tests under ThreadSanitizer (build-tsan/).
+# SANITIZE=thread (the default) is that TSan stage; SANITIZE=1 also builds and runs the whole suite
+# under ASan+UBSan (build-asan/); SANITIZE=0 skips both sanitizer builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+sanitize=${SANITIZE:-thread}
+fuzz_seconds=${FUZZ_SECONDS:-60}
 scripts/setup.sh -DDEADPOS_WERROR=ON
 ctest --test-dir build --output-on-failure -j"$(nproc)"
-if [ "${SANITIZE:-0}" = 1 ]; then
+
+if [ "$fuzz_seconds" != 0 ]; then
+  if command -v clang++ >/dev/null; then
+    scripts/fuzz.sh "$fuzz_seconds"
+  else
+    echo "test: clang++ not found, fuzzing skipped (scripts/setup.sh installs clang)"
+  fi
+fi
+
+if [ "$sanitize" = thread ] || [ "$sanitize" = 1 ]; then
+  # Only the threading tests (tests/CMakeLists.txt, deadpos_thread_tests), on the tables the
+  # Release run above generated in build/tables4; assertions on.
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DDEADPOS_SANITIZE_THREAD=ON -DDEADPOS_BUILD_BENCH=OFF -DDEADPOS_TEST_TABLES="$PWD/build/tables4" >/dev/null
+  cmake --build build-tsan -j"$(nproc)" --target deadpos_thread_tests
+  ctest --test-dir build-tsan -L tsan --output-on-failure
+fi
+
+if [ "$sanitize" = 1 ]; then
   # -O2 with assertions on (no -DNDEBUG): the solver's per-level self-checks and every assert run,
   # at a speed that lets the table fixture finish (at -O0 under ASan it took over 15 minutes).
   BUILD_DIR=build-asan scripts/setup.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \

@@ -56,7 +56,10 @@ TEST(Echo, EscapesAreTheJsonOnes) {
   EXPECT_EQ(one_line("\x85"), "\\x85");                       // a lone continuation byte: not UTF-8
   EXPECT_EQ(one_line("\xC0\xAF"), "\\xC0\\xAF");              // overlong '/': not UTF-8
   EXPECT_EQ(one_line("\xED\xA0\x80"), "\\xED\\xA0\\x80");     // a UTF-16 surrogate: not UTF-8
-  EXPECT_EQ(one_line("a\\b"), "a\\\\b");
+  // A message's backslash stays (core's messages already show outside bytes as \xNN); the
+  // quoted echo escapes it, so that the echo reads back exactly.
+  EXPECT_EQ(one_line("a\\b"), "a\\b");
+  EXPECT_EQ(quoted_input("a\\b"), "\"a\\\\b\"");
 }
 
 TEST(Echo, QuotedSoThatAColonSpaceInTheInputIsNotAVerdict) {

@@ -213,5 +213,32 @@ TEST(Fen, CountersAtTheirLimitsRoundTrip) {
   EXPECT_EQ(p.to_fen(), "8/8/8/8/8/8/8/K1k5 b - - 100 9999");
 }
 
+// Found by tests/fuzz/fuzz_fen.cpp: a field of control or non-ASCII bytes was quoted raw (and at
+// any length) in the message, which is meant to be one printable line. Each field that messages
+// quote, with bytes 0x81 (as in the fuzzer's input), a newline and an escape byte.
+TEST(Fen, MessagesQuoteOutsideBytesAsPrintableAscii) {
+  const std::string junk = std::string(150, '\x81') + "\n\x1b";
+  const std::string base[6] = {"4k3/8/8/8/8/8/8/4K3", "w", "-", "-", "0", "1"};
+  for (int field = 1; field < 6; ++field) {
+    std::string fen;
+    for (int i = 0; i < 6; ++i) fen += (i ? " " : "") + (i == field ? junk : base[i]);
+    SCOPED_TRACE("junk in field " + std::to_string(field + 1));
+    const Result<Position> r = Position::from_fen(fen);
+    ASSERT_FALSE(r.ok());
+    for (const char c : r.error().message) ASSERT_TRUE(c >= ' ' && c <= '~') << r.error().message;
+    EXPECT_LT(r.error().message.size(), 120U) << r.error().message;
+  }
+  const Result<Position> r = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w -\x81 - 0 1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "bad-castling-field: castling field '-\\x81' has '-'; expected KQkq or '-'");
+}
+
+TEST(ShownText, EscapesAndCuts) {
+  EXPECT_EQ(shown_text("e4"), "e4");
+  EXPECT_EQ(shown_text(std::string_view("a\0\n\xff", 4)), "a\\x00\\x0A\\xFF");
+  EXPECT_EQ(shown_text(std::string(70, 'x')), std::string(40, 'x') + "...");
+  EXPECT_EQ(shown_text(std::string(40, 'x')), std::string(40, 'x'));
+}
+
 }  // namespace
 }  // namespace deadpos

@@ -75,7 +75,7 @@ void escape_into(std::string& out, std::string_view s, bool quote) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c < 0x7F) {
-      if (c == '\\' || (quote && c == '"')) out += '\\';
+      if (quote && (c == '\\' || c == '"')) out += '\\';
       out += static_cast<char>(c);
       ++i;
     } else if (c == '\n') {

@@ -30,14 +30,14 @@ inline constexpr int kExitUsage = 2;
 // The exit code of an error category: 3..11, one per ErrorCode, distinct (docs/cli.md).
 int exit_code(ErrorCode c);
 
-// Text as one physical line of printable ASCII: '\\', control bytes (C0, DEL), and every byte
+// Text as one physical line of printable ASCII: control bytes (C0, DEL) and every byte
 // >= 0x80 are escaped (\\, \n, \r, \t, \u00XX for other controls; valid UTF-8 as \uXXXX, or a
 // surrogate pair above U+FFFF; a byte that is not part of valid UTF-8 as \xNN). Readers that split
 // on universal newlines (\v, \f, \x1c-\x1e, U+0085, U+2028, U+2029) therefore see one line.
 std::string one_line(std::string_view s);
 
 // Echo of an input in text answers: one_line of at most the first 200 bytes, in double quotes
-// (a '"' inside is escaped as \"), followed by "... (N bytes)" outside the quotes when cut. A
+// ('"' and '\\' inside are escaped as \" and \\), followed by "... (N bytes)" outside the quotes when cut. A
 // quoted echo never begins a normalised FEN, so "<echo>: error: ..." cannot be mistaken for an
 // answer, whatever ": " the input holds.
 std::string quoted_input(std::string_view input);

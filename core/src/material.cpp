@@ -24,7 +24,7 @@ std::tuple<int, int, int, int, int, int> strength(const Material& m, Color c) {
 
 Result<Material> Material::parse(std::string_view key) {
   auto bad = [&](const std::string& why) {
-    return make_error(ErrorCode::InvalidArgument, "material key '" + std::string(key) + "': " + why);
+    return make_error(ErrorCode::InvalidArgument, "material key '" + shown_text(key) + "': " + why);
   };
   const std::size_t v = key.find('v');
   if (v == std::string_view::npos || key.find('v', v + 1) != std::string_view::npos) {

@@ -18,7 +18,7 @@ std::optional<PieceType> promo_from_char(char c) {
 }
 
 Error move_error(std::string_view text, const std::string& why) {
-  return make_error(ErrorCode::InvalidMove, "move '" + std::string(text) + "': " + why);
+  return make_error(ErrorCode::InvalidMove, "move '" + shown_text(text) + "': " + why);
 }
 
 }  // namespace

@@ -138,7 +138,7 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
   } else if (f[1] == "b") {
     p.side_to_move = Color::Black;
   } else {
-    return fen_error(FenProblem::BadSideToMove, "side to move is '" + std::string(f[1]) + "', expected 'w' or 'b'");
+    return fen_error(FenProblem::BadSideToMove, "side to move is '" + shown_text(f[1]) + "', expected 'w' or 'b'");
   }
 
   // Field 3: castling.
@@ -151,11 +151,12 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
         case 'k': bit = kBlackOO; break;
         case 'q': bit = kBlackOOO; break;
         default:
-          return fen_error(FenProblem::BadCastlingField,
-                           "castling field '" + std::string(f[2]) + "' has '" + c + "'; expected KQkq or '-'");
+          return fen_error(FenProblem::BadCastlingField, "castling field '" + shown_text(f[2]) + "' has '" +
+                                                             shown_text(std::string_view(&c, 1)) +
+                                                             "'; expected KQkq or '-'");
       }
       if (p.castling & bit) {
-        return fen_error(FenProblem::BadCastlingField, "castling field '" + std::string(f[2]) + "' repeats '" + c + "'");
+        return fen_error(FenProblem::BadCastlingField, "castling field '" + shown_text(f[2]) + "' repeats '" + c + "'");
       }
       p.castling = static_cast<std::uint8_t>(p.castling | bit);
     }
@@ -166,17 +167,17 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
     const auto sq = parse_square(f[3]);
     if (!sq) {
       return fen_error(FenProblem::BadEnPassantField,
-                       "en passant field '" + std::string(f[3]) + "' is neither '-' nor a square");
+                       "en passant field '" + shown_text(f[3]) + "' is neither '-' nor a square");
     }
     p.en_passant = sq;
   }
 
   // Fields 5 and 6: counters (defaults 0 and 1 when absent).
   if (f.size() >= 5 && !parse_counter(f[4], 0, p.halfmove_clock)) {
-    return fen_error(FenProblem::BadCounter, "halfmove clock '" + std::string(f[4]) + "' is not an integer 0..100000");
+    return fen_error(FenProblem::BadCounter, "halfmove clock '" + shown_text(f[4]) + "' is not an integer 0..100000");
   }
   if (f.size() == 6 && !parse_counter(f[5], 1, p.fullmove_number)) {
-    return fen_error(FenProblem::BadCounter, "fullmove number '" + std::string(f[5]) + "' is not an integer 1..100000");
+    return fen_error(FenProblem::BadCounter, "fullmove number '" + shown_text(f[5]) + "' is not an integer 1..100000");
   }
   return p;
 }

@@ -288,7 +288,7 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
   if (key[15] != '\0') return corrupt(name, "material field not terminated");
   h.material = key;
   auto mat = Material::parse(h.material);
-  if (!mat || !mat->is_canonical()) return corrupt(name, "bad material key '" + h.material + "'");
+  if (!mat || !mat->is_canonical()) return corrupt(name, "bad material key '" + shown_text(h.material) + "'");
   auto idx = TableIndex::make(*mat);
   if (!idx) return corrupt(name, idx.error().message);
   t.material_ = *mat;

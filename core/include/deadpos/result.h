@@ -3,7 +3,9 @@
 // large allocations) always comes back through Result; programmer errors use assert/DEADPOS_CHECK.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -59,5 +61,28 @@ struct Ok {};
 using Status = Result<Ok>;
 
 inline Error make_error(ErrorCode c, std::string msg) { return Error{c, std::move(msg)}; }
+
+// Outside text as an error message may quote it: printable ASCII stays, any other byte (control,
+// newline, non-ASCII) becomes "\xNN", and what does not fit in max_chars characters is cut with
+// "...". Messages are one short line that terminals and JSON take as they are (tests/fuzz/fuzz_fen.cpp).
+inline std::string shown_text(std::string_view text, std::size_t max_chars = 40) {
+  constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  std::size_t i = 0;
+  for (; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const bool plain = b >= 0x20 && b < 0x7f;
+    if (out.size() + (plain ? 1 : 4) > max_chars) break;
+    if (plain) {
+      out += text[i];
+    } else {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    }
+  }
+  if (i < text.size()) out += "...";
+  return out;
+}
 
 }  // namespace deadpos
