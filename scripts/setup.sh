@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang + libclang-rt-14-dev: libFuzzer and its sanitizer runtimes (scripts/fuzz.sh); GCC's TSan
-# runtime (libtsan2) comes with build-essential.
+# runtime (libtsan2) comes with build-essential. clang-format: the format check of scripts/test.sh.
 packages=(build-essential cmake ninja-build pkg-config git libomp-dev libzstd-dev libxxhash-dev
-          libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev)
+          libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set-up (scripts/setup.sh) and the whole test suite: Release build, warnings as errors, all ctest
-# cases; then each libFuzzer target for FUZZ_SECONDS (default 60, 0 skips; scripts/fuzz.sh, when
+# cases, after the format check (scripts/format.sh --check); then each libFuzzer target for FUZZ_SECONDS (default 60, 0 skips; scripts/fuzz.sh, when
 # clang++ is installed) and the threading tests under ThreadSanitizer (build-tsan/).
 # SANITIZE=thread (the default) is that TSan stage; SANITIZE=1 also builds and runs the whole suite
 # under ASan+UBSan (build-asan/); SANITIZE=0 skips both sanitizer builds.
@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 sanitize=${SANITIZE:-thread}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 scripts/setup.sh -DDEADPOS_WERROR=ON
+# The tree passes its own .clang-format (clang-format 14, installed by setup.sh).
+scripts/format.sh --check
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 if [ "$fuzz_seconds" != 0 ]; then
