@@ -1,4 +1,4 @@
-// deadpos generate [--max-men N | MATERIAL...] [--out DIR] [--threads T]: build helpmate tables.
+// deadpos generate [--max-men N | MATERIAL...] [--out DIR] [--threads T] [--force]: build helpmate tables.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -43,6 +43,7 @@ Subcommand add_generate(CLI::App& app) {
     std::vector<std::string> keys;
     std::string out = "tables";
     int threads = 0;
+    bool force = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("generate", "Build helpmate tables (missing subtables first)");
@@ -51,6 +52,8 @@ Subcommand add_generate(CLI::App& app) {
   cmd->add_option("materials", a->keys, "material keys such as KRvK KBvKN")->excludes(max_men_opt);
   cmd->add_option("--out", a->out, "table directory (default: tables)");
   cmd->add_option("--threads", a->threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
+  cmd->add_flag("--force", a->force,
+                "rebuild the named tables (with --max-men: all of them) even when present and intact");
   return {cmd, [a]() -> int {
             if (a->max_men == 0 && a->keys.empty()) {
               std::cerr << "deadpos: usage: generate needs --max-men N or material keys (see deadpos --help)\n";
@@ -68,14 +71,19 @@ Subcommand add_generate(CLI::App& app) {
             GenerateOptions opt;
             opt.out_dir = a->out;
             opt.progress = make_progress();
+            opt.force = a->force;
+            // Each table's statistics as soon as it is written: a run killed or failing later keeps them.
+            opt.on_table_written = [](const TableStats& s) {
+              print_stats(s);
+              std::fflush(stdout);
+            };
             auto r = generate(targets, opt);
             if (!r) return report(r.error());
-            for (const auto& s : r->built) print_stats(s);
             for (const auto& f : r->removed_temporaries) {
               std::printf("removed %s (left by an interrupted run)\n", f.c_str());
             }
-            std::printf("built %zu tables, %zu already present in %s\n", r->built.size(), r->skipped.size(),
-                        a->out.c_str());
+            std::printf("built %s, %zu already present in %s\n", count_of(r->built.size(), "table", "tables").c_str(),
+                        r->skipped.size(), a->out.c_str());
             return finish_output();
           }};
 }

@@ -1,8 +1,7 @@
 // deadpos verify [--tables DIR] [--threads T] [MATERIAL...]: re-derive every entry of tables.
-#include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
+#include <string>
 
 #include <omp.h>
 
@@ -13,66 +12,80 @@ namespace deadpos::cli {
 
 namespace {
 
+// How to repair a failed table, for its line: tables are rebuilt by generate (--force: a file
+// whose checksums pass is otherwise kept); a .dpt name that is no table's, or a file that is not
+// a regular one, is the user's to fix.
+std::string repair_hint(const TableVerdict& v, const std::string& dir) {
+  if (!Material::parse(v.name)) return "; rename or remove it";
+  if (v.error && v.error->code == ErrorCode::MissingTable)
+    return "; build with: deadpos generate " + v.name + " --out " + dir;
+  // Io: a FIFO, a directory, no permission, a read error: generate replaces regular files only.
+  if (v.error && v.error->code == ErrorCode::Io) {
+    return "; make it a readable regular file, or remove it and rebuild with: deadpos generate " + v.name + " --out " +
+           dir;
+  }
+  return "; rebuild with: deadpos generate --force " + v.name + " --out " + dir;
+}
+
+void print_verdict(const TableVerdict& v, const std::string& dir) {
+  using State = TableVerdict::State;
+  const auto checked = static_cast<unsigned long long>(v.result.checked);
+  const auto mismatches = static_cast<unsigned long long>(v.result.mismatches);
+  const std::string name = one_line(v.name);  // a file name that is not a table's may hold any byte
+  switch (v.state) {
+    case State::Ok:
+      std::printf("%-8s ok: %llu entries checked, %llu mismatches\n", name.c_str(), checked, mismatches);
+      break;
+    case State::Failed:
+      if (v.error->code == ErrorCode::VerificationFailed) {
+        std::printf("%-8s FAILED: %llu entries checked, %llu mismatches%s\n", name.c_str(), checked, mismatches,
+                    one_line(repair_hint(v, dir)).c_str());
+      } else {
+        std::printf("%-8s FAILED: %s: %s%s\n", name.c_str(), error_code_name(v.error->code),
+                    one_line(v.error->message).c_str(), one_line(repair_hint(v, dir)).c_str());
+      }
+      for (const auto& line : v.result.report) std::printf("  %s\n", one_line(line).c_str());
+      break;
+    case State::NotChecked:
+      std::printf("%-8s not checked: %s\n", name.c_str(), one_line(v.error->message).c_str());
+      break;
+  }
+  std::fflush(stdout);  // one line per table as it is decided (a long run shows its progress)
+}
+
 int run_verify(const std::string& dir, const std::vector<std::string>& keys, int threads) {
   if (threads > 0) omp_set_num_threads(threads);
-  std::vector<Material> mats;
-  std::vector<std::string> not_tables;  // *.dpt files in dir whose name is not a canonical material key
+  VerifyTablesOptions opt;
+  opt.dir = dir;
   if (!keys.empty()) {
     auto m = parse_materials(keys);
     if (!m) return report(m.error());
-    mats = *m;
-  } else {
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec)) {
-      const std::filesystem::directory_entry& e = *it;
-      if (e.path().extension() != ".dpt") continue;
-      auto m = Material::parse(e.path().stem().string());
-      if (m && m->is_canonical() && m->men() <= kMaxGenerateMen) {
-        mats.push_back(*m);
-      } else {
-        not_tables.push_back(e.path().filename().string());
-      }
-    }
-    if (ec) return report(make_error(ErrorCode::Io, dir + ": " + ec.message()));
-    std::sort(mats.begin(), mats.end(), [](const Material& x, const Material& y) {
-      return x.men() != y.men() ? x.men() < y.men() : x.key() < y.key();
-    });
+    opt.materials = *m;
   }
-  TableSet set(dir);
-  std::uint64_t bad = 0;
-  const ProgressFn progress = make_progress();
-  for (const Material& m : mats) {
-    auto t = load_table(dir + "/" + table_file_name(m), m);
-    if (!t) {
-      return report(t.error().code == ErrorCode::Io
-                        ? make_error(ErrorCode::MissingTable, "table " + m.key() + ": " + t.error().message)
-                        : t.error());
-    }
-    set.retain_only(m.successors());
-    for (const Material& s : m.successors())
-      if (Status st = set.require(s); !st) return report(st.error());
-    const VerifyResult v = verify(**t, set, progress);
-    std::printf("%-8s %s: %llu entries checked, %llu mismatches\n", m.key().c_str(), v.mismatches ? "FAILED" : "ok",
-                static_cast<unsigned long long>(v.checked), static_cast<unsigned long long>(v.mismatches));
-    for (const auto& line : v.report) std::printf("  %s\n", line.c_str());
-    bad += v.mismatches;
+  opt.progress = make_progress();
+  opt.on_table = [&dir](const TableVerdict& v) { print_verdict(v, dir); };
+  auto r = verify_tables(opt);
+  if (!r) return report(r.error());
+  // The exit code is the category of the first table that is not ok (in dependency order, so a
+  // damaged subtable comes before the tables it leaves unchecked): the reader's own category for
+  // a file that cannot be read (MissingTable only for an absent one), VerificationFailed for
+  // mismatches.
+  std::size_t failed = 0;
+  std::size_t not_checked = 0;
+  const TableVerdict* first = nullptr;
+  for (const TableVerdict& v : *r) {
+    if (v.state == TableVerdict::State::Ok) continue;
+    (v.state == TableVerdict::State::Failed ? failed : not_checked)++;
+    if (!first) first = &v;
   }
-  std::sort(not_tables.begin(), not_tables.end());
-  for (const auto& f : not_tables) {
-    std::printf("%-8s FAILED: not a table name (<KEY>.dpt with a canonical material key of at most %d men)\n",
-                f.c_str(), kMaxGenerateMen);
+  if (first) {
+    if (int rc = finish_output(); rc != 0) return rc;
+    return report(make_error(first->error->code, count_of(failed, "table", "tables") + " failed, " +
+                                                     std::to_string(not_checked) + " not checked, " +
+                                                     std::to_string(r->size() - failed - not_checked) + " ok in " +
+                                                     dir + "; first: " + first->name + ": " + first->error->message));
   }
-  if (bad) {
-    return report(
-        make_error(ErrorCode::VerificationFailed, std::to_string(bad) + " entries disagree with their successors"));
-  }
-  if (!not_tables.empty()) {
-    return report(make_error(ErrorCode::CorruptTable, dir + ": " + std::to_string(not_tables.size()) +
-                                                          " .dpt file(s) with names that are not tables: " +
-                                                          not_tables.front() + (not_tables.size() > 1 ? ", ..." : "")));
-  }
-  std::printf("verified %zu tables\n", mats.size());
+  std::printf("verified %s\n", count_of(r->size(), "table", "tables").c_str());
   return finish_output();
 }
 

@@ -1,6 +1,7 @@
 #include "deadpos/table.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -75,7 +76,31 @@ Status write_all(int fd, const std::byte* data, std::size_t n, const std::string
   return Ok{};
 }
 
+// "a FIFO", "a directory", ... for a file type that is not a regular file.
+std::string file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+Error not_regular(const std::string& path, mode_t mode) {
+  return make_error(ErrorCode::Io, path + ": is " + file_kind(mode) + ", not a regular file");
+}
+
 }  // namespace
+
+Result<bool> regular_file_exists(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return false;
+    return make_error(ErrorCode::Io, path + ": cannot stat: " + std::strerror(errno));
+  }
+  if (!S_ISREG(st.st_mode)) return not_regular(path, st.st_mode);
+  return true;
+}
 
 std::string table_file_name(const Material& m) { return m.key() + ".dpt"; }
 
@@ -172,8 +197,14 @@ Status write_table(const std::string& path, const TableIndex& index,
 
 Status write_file_atomic(const std::string& path, const std::vector<std::span<const std::byte>>& parts) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // O_NONBLOCK | O_NOFOLLOW and the fstat: something else under the temporary's name (a FIFO, whose
+  // open would block, or a link) is an error, never written through.
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
   if (fd < 0) return make_error(ErrorCode::Io, tmp + ": cannot create: " + std::strerror(errno));
+  if (struct stat st{}; ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return make_error(ErrorCode::Io, tmp + ": cannot create: a file that is not a regular file has this name");
+  }
   Status s = Ok{};
   for (std::size_t i = 0; s.ok() && i < parts.size(); ++i) s = write_all(fd, parts[i].data(), parts[i].size(), tmp);
   if (s.ok() && ::fsync(fd) != 0) s = make_error(ErrorCode::Io, tmp + ": fsync failed: " + std::strerror(errno));
@@ -253,14 +284,27 @@ Result<TableFile> TableFile::open(const std::string& path, const Material& expec
 }
 
 Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return make_error(ErrorCode::Io, path + ": cannot open: " + std::strerror(errno));
-  const off_t size = ::lseek(fd, 0, SEEK_END);
-  if (size < 0) {
-    ::close(fd);
-    return make_error(ErrorCode::Io, path + ": cannot determine size");
+  // stat first: open() of a FIFO for reading blocks until a writer appears (for ever). O_NONBLOCK
+  // and the fstat below close the race of a file replaced between the two calls.
+  auto exists = regular_file_exists(path);
+  if (!exists) return exists.error();
+  if (!*exists) return make_error(ErrorCode::MissingTable, path + ": no such table file");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return make_error(errno == ENOENT ? ErrorCode::MissingTable : ErrorCode::Io,
+                      path + ": cannot open: " + std::strerror(errno));
   }
-  return from_source(std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(size), path), path, check);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd);
+    return make_error(ErrorCode::Io, path + ": cannot stat: " + why);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return not_regular(path, st.st_mode);
+  }
+  return from_source(std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path), path, check);
 }
 
 Result<TableFile> TableFile::from_bytes(std::vector<std::byte> bytes, const std::string& name) {
@@ -314,9 +358,29 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
       h.block_index_offset + static_cast<std::uint64_t>(h.blocks) * kBlockIndexEntryBytes + 8 != size) {
     return corrupt(name, "block index offset out of range");
   }
+  // The per-array counts (section 2) against the layout: finite + none entries fit in the array,
+  // and both arrays of one side to move mark the same entries invalid (section 4), so they hold
+  // the same number of valid (finite or none) entries. load_table recounts them exactly.
   for (int a = 0; a < kNumArrays; ++a) {
-    h.summary[static_cast<std::size_t>(a)].finite = load_le<std::uint64_t>(p + 72 + 16 * a);
-    h.summary[static_cast<std::size_t>(a)].none = load_le<std::uint64_t>(p + 80 + 16 * a);
+    ArraySummary& sa = h.summary[static_cast<std::size_t>(a)];
+    sa.finite = load_le<std::uint64_t>(p + 72 + 16 * a);
+    sa.none = load_le<std::uint64_t>(p + 80 + 16 * a);
+    if (sa.finite > h.entries || sa.none > h.entries - sa.finite) {
+      return corrupt(name, "header field 'finite/none entries of array " + std::to_string(a) + "' (offsets " +
+                               std::to_string(72 + 16 * a) + ", " + std::to_string(80 + 16 * a) +
+                               "): " + std::to_string(sa.finite) + " finite + " + std::to_string(sa.none) +
+                               " none entries exceed the array's " + std::to_string(h.entries) + " entries");
+    }
+  }
+  for (int a = 0; a < kNumArrays; a += 2) {
+    const ArraySummary& x = h.summary[static_cast<std::size_t>(a)];
+    const ArraySummary& y = h.summary[static_cast<std::size_t>(a + 1)];
+    if (x.finite + x.none != y.finite + y.none) {
+      return corrupt(name, "header fields 'finite/none entries of arrays " + std::to_string(a) + " and " +
+                               std::to_string(a + 1) + "' disagree: " + std::to_string(x.finite + x.none) + " and " +
+                               std::to_string(y.finite + y.none) +
+                               " valid entries, but both arrays of one side to move have the same valid entries");
+    }
   }
   if (check == FileCheck::Full) {
     // Whole-file checksum, streamed in 1 MiB pieces.

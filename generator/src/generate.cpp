@@ -1,8 +1,10 @@
 // Generation driver: dependency order, skip intact tables, solve, write table + statistics.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -41,8 +43,32 @@ Status write_text_atomic(const std::string& path, const std::string& text) {
   return write_file_atomic(path, {std::as_bytes(std::span(text.data(), text.size()))});
 }
 
-// Removes <name>.tmp.<pid> files in dir whose writer process no longer exists (a killed run:
-// write_table and write_text_atomic name their temporaries so). Files of live processes, and
+// The pid of one of our own temporaries: <KEY>.dpt.tmp.<pid> or <KEY>.json.tmp.<pid>, KEY a
+// canonical material key of at most kMaxGenerateMen men and pid in decimal as to_string writes it
+// (write_file_atomic's naming); 0 for any other name.
+pid_t own_temporary_pid(const std::string& name) {
+  const auto at = name.rfind(".tmp.");
+  if (at == std::string::npos) return 0;
+  const std::string digits = name.substr(at + 5);
+  if (digits.empty() || digits.size() > 9 || digits[0] == '0' ||
+      digits.find_first_not_of("0123456789") != std::string::npos) {
+    return 0;
+  }
+  std::string key = name.substr(0, at);
+  for (const char* ext : {".dpt", ".json"}) {
+    const std::string e = ext;
+    if (key.size() > e.size() && key.compare(key.size() - e.size(), e.size(), e) == 0) {
+      key.resize(key.size() - e.size());
+      const auto m = Material::parse(key);
+      if (!m || !m->is_canonical() || m->key() != key || m->men() > kMaxGenerateMen) return 0;
+      return static_cast<pid_t>(std::stol(digits));
+    }
+  }
+  return 0;
+}
+
+// Removes our own temporaries (own_temporary_pid) in dir whose writer process no longer exists (a
+// killed run). Regular files only (a link of that name is not ours); files of live processes, and
 // anything else, are left alone. Returns the removed paths.
 std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
   std::vector<std::string> removed;
@@ -50,17 +76,40 @@ std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
   // increment(ec), not a range-for: a listing error leaves the files alone instead of throwing.
   for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     const std::filesystem::directory_entry& e = *it;
-    const std::string name = e.path().filename().string();
-    const auto at = name.rfind(".tmp.");
-    if (at == std::string::npos || !e.is_regular_file(ec)) continue;
-    const std::string digits = name.substr(at + 5);
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    const auto pid = static_cast<pid_t>(std::stol(digits));
+    const pid_t pid = own_temporary_pid(e.path().filename().string());
+    std::error_code st;
+    if (pid == 0 || !std::filesystem::is_regular_file(e.symlink_status(st))) continue;
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     std::error_code rm;
     if (std::filesystem::remove(e.path(), rm)) removed.push_back(e.path().string());
   }
   return removed;
+}
+
+// Creates and removes <dir>/<KEY>.dpt.tmp.<pid> (our temporaries' naming: a run killed in between
+// leaves a file the next run removes), so that a directory we cannot write fails before minutes
+// of solving rather than at the first table write.
+Status check_writable(const std::string& dir, const Material& m) {
+  const std::string probe = dir + "/" + table_file_name(m) + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
+  if (fd < 0) {
+    return make_error(ErrorCode::Io, dir + ": cannot write tables in this directory (creating " + probe +
+                                         " failed: " + std::strerror(errno) + ")");
+  }
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  ::close(fd);
+  if (!regular) return make_error(ErrorCode::Io, probe + ": is not a regular file; remove it");
+  ::unlink(probe.c_str());
+  return Ok{};
+}
+
+// A subtable generate cannot read: its file passed the checks generate makes before keeping a
+// table (checksums), so only a forced rebuild replaces it; the message says how.
+Error with_rebuild_hint(Error e, const Material& m, const std::string& dir) {
+  if (e.code == ErrorCode::CorruptTable)
+    e.message += "; rebuild with: deadpos generate --force " + m.key() + " --out " + dir;
+  return e;
 }
 
 }  // namespace
@@ -78,20 +127,40 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   }
   GenerateResult res;
   res.removed_temporaries = remove_stale_temporaries(opt.out_dir);
+  const std::vector<Material> order = build_order(targets);
+  // A FIFO (or directory, device, socket) under a table's name: refused before any work, never
+  // opened (a FIFO blocks) nor replaced by the rename of a new table.
+  for (const Material& m : order) {
+    for (const std::string& name : {table_file_name(m), m.key() + ".json"}) {
+      if (auto r = regular_file_exists(opt.out_dir + "/" + name); !r) {
+        return make_error(
+            r.error().code,
+            r.error().message + "; deadpos replaces only regular files: remove it or choose another directory");
+      }
+    }
+  }
+  auto is_target = [&](const Material& m) {
+    return std::any_of(targets.begin(), targets.end(), [&](const Material& t) { return t.canonical() == m; });
+  };
   TableSet set(opt.out_dir);
-  for (const Material& m : build_order(targets)) {
+  bool writable = false;
+  for (const Material& m : order) {
     const std::string path = opt.out_dir + "/" + table_file_name(m);
-    if (std::filesystem::exists(path, ec)) {
+    if (!(opt.force && is_target(m)) && std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
         res.skipped.push_back(m.key());
         continue;
       }
       // A damaged table is rebuilt (it is replaced atomically below).
     }
+    if (!writable) {
+      if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
+      writable = true;
+    }
     std::vector<Material> subs = m.successors();
     set.retain_only(subs);
     for (const Material& s : subs)
-      if (Status st = set.require(s); !st) return st.error();
+      if (Status st = set.require(s); !st) return with_rebuild_hint(st.error(), s, opt.out_dir);
     reset_peak_rss();
     const auto t0 = std::chrono::steady_clock::now();
     auto solved = solve(m, set, opt.progress);
@@ -107,6 +176,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     }
     if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();
     if (opt.progress) opt.progress(Progress{m.key(), "write", 1.0});
+    if (opt.on_table_written) opt.on_table_written(stats);
     res.built.push_back(std::move(stats));
     // Keep the fresh table in memory: the next materials often need it.
     auto lt = std::make_unique<LoadedTable>(std::move(*solved));

@@ -1251,7 +1251,9 @@ Status TableSet::require(const Material& canonical) {
   const std::string path = dir_ + "/" + table_file_name(canonical);
   auto t = load_table(path, canonical);
   if (!t) {
-    if (t.error().code == ErrorCode::Io) {
+    // The reader's category as it is: MissingTable only for an absent file, Io for one that cannot
+    // be read (a directory, a FIFO, no permission), CorruptTable for bad bytes.
+    if (t.error().code == ErrorCode::MissingTable) {
       return make_error(ErrorCode::MissingTable, "table " + canonical.key() + " not found (" + t.error().message + ")");
     }
     return t.error();
@@ -1337,6 +1339,27 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
   }
   if (!errors.empty()) {
     return std::min_element(errors.begin(), errors.end(), [](const auto& x, const auto& y) { return x.first < y.first; })->second;
+  }
+  // The header's per-array counts (docs/format.md section 2) against the arrays: the reader's open
+  // checks only that they fit the layout.
+  for (int a = 0; a < kNumArrays; ++a) {
+    const std::uint8_t* v = t->arrays[static_cast<std::size_t>(a)].data();
+    std::uint64_t finite = 0;
+    std::uint64_t none = 0;
+#pragma omp parallel for schedule(static) reduction(+ : finite, none)
+    for (std::uint64_t i = 0; i < n; ++i) {
+      finite += v[i] <= DthmCode::kMaxDthm ? 1 : 0;
+      none += v[i] == kNone ? 1 : 0;
+    }
+    const ArraySummary& h = f->header().summary[static_cast<std::size_t>(a)];
+    if (h.finite != finite || h.none != none) {
+      return make_error(ErrorCode::CorruptTable,
+                        path + ": header field '" + (h.finite != finite ? "finite" : "none") + " entries of array " +
+                            std::to_string(a) + "' (offset " +
+                            std::to_string(72 + 16 * a + (h.finite != finite ? 0 : 8)) + ") says " +
+                            std::to_string(h.finite != finite ? h.finite : h.none) + ", the array holds " +
+                            std::to_string(h.finite != finite ? finite : none));
+    }
   }
   return t;
 }

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <map>
 #include <mutex>
 
 #include "common.h"
@@ -149,6 +151,105 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
   res.checked = checked;
   res.mismatches = mismatches;
   return res;
+}
+
+Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) {
+  using State = TableVerdict::State;
+  std::vector<Material> mats = opt.materials;
+  std::vector<std::string> not_tables;  // *.dpt files whose name is not a canonical material key
+  if (mats.empty()) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(opt.dir, ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec)) {
+      const std::filesystem::path& f = it->path();
+      if (f.extension() != ".dpt") continue;
+      const std::string key = f.stem().string();
+      auto m = Material::parse(key);
+      if (m && m->is_canonical() && m->key() == key && m->men() <= kMaxGenerateMen) {
+        mats.push_back(*m);
+      } else {
+        not_tables.push_back(f.filename().string());
+      }
+    }
+    if (ec) return make_error(ErrorCode::Io, opt.dir + ": cannot list the table directory: " + ec.message());
+    if (mats.empty() && not_tables.empty()) {
+      return make_error(ErrorCode::MissingTable,
+                        "no tables (*.dpt) in " + opt.dir + "; build them with: deadpos generate --out " + opt.dir);
+    }
+  }
+  // Dependency order: build_order puts every successor first; keep only the tables asked for.
+  std::vector<Material> order;
+  for (const Material& m : build_order(mats))
+    if (std::find(mats.begin(), mats.end(), m) != mats.end()) order.push_back(m);
+
+  std::vector<TableVerdict> out;
+  std::map<std::string, std::size_t> verdict_of;  // key -> index in out
+  std::map<std::string, Error> unloadable;        // subtables outside `order` that failed to load
+  auto finish = [&](TableVerdict v) {
+    if (opt.on_table) opt.on_table(v);
+    verdict_of[v.name] = out.size();
+    out.push_back(std::move(v));
+  };
+  TableSet set(opt.dir);
+  for (const Material& m : order) {
+    TableVerdict v;
+    v.name = m.key();
+    auto t = load_table(opt.dir + "/" + table_file_name(m), m);
+    if (!t) {
+      v.state = State::Failed;
+      v.error = t.error();
+      finish(std::move(v));
+      continue;
+    }
+    // A damaged subtable makes this table's check meaningless: find the first one.
+    set.retain_only(m.successors());
+    for (const Material& s : m.successors()) {
+      const std::string sk = s.key();
+      if (auto it = verdict_of.find(sk); it != verdict_of.end() && out[it->second].state != State::Ok) {
+        const TableVerdict& sv = out[it->second];
+        v.state = State::NotChecked;
+        v.damaged = sv.state == State::NotChecked ? sv.damaged : sk;
+        const std::string what = sv.state == State::NotChecked
+                                     ? "was not checked (" + sv.damaged + " is damaged)"
+                                     : (sv.error->code == ErrorCode::MissingTable ? "is missing" : "is damaged");
+        v.error = make_error(sv.error->code, "subtable " + sk + " " + what);
+        break;
+      }
+      auto bad = unloadable.find(sk);
+      if (bad == unloadable.end()) {
+        const Status st = set.require(s);
+        if (st) continue;
+        bad = unloadable.emplace(sk, st.error()).first;
+      }
+      v.state = State::NotChecked;
+      v.damaged = sk;
+      v.error = make_error(bad->second.code, "subtable " + sk + " is " +
+                                                 (bad->second.code == ErrorCode::MissingTable ? "missing" : "damaged") +
+                                                 " (" + bad->second.message + ")");
+      break;
+    }
+    if (v.state == State::Ok) {
+      v.result = verify(**t, set, opt.progress, opt.max_report);
+      if (v.result.mismatches != 0) {
+        v.state = State::Failed;
+        v.error = make_error(ErrorCode::VerificationFailed, std::to_string(v.result.mismatches) + " of " +
+                                                                std::to_string(v.result.checked) +
+                                                                " entries disagree with their successors");
+      }
+    }
+    finish(std::move(v));
+  }
+  std::sort(not_tables.begin(), not_tables.end());
+  for (const std::string& f : not_tables) {
+    TableVerdict v;
+    v.name = f;
+    v.state = State::Failed;
+    v.error = make_error(ErrorCode::CorruptTable,
+                         opt.dir + "/" + f + ": not a table name (<KEY>.dpt with a canonical material key of at most " +
+                             std::to_string(kMaxGenerateMen) + " men)");
+    finish(std::move(v));
+  }
+  return out;
 }
 
 }  // namespace deadpos

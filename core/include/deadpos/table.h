@@ -103,7 +103,8 @@ enum class FileCheck {
 class TableFile {
  public:
   // Opens and checks a table file (see FileCheck). Blocks are read on demand with pread.
-  // Errors: Io (cannot open/read), CorruptTable (any check fails), both naming the path.
+  // Errors: MissingTable (no such file), Io (cannot open/read, or not a regular file: a FIFO, a
+  // directory, a device; never blocks), CorruptTable (any check fails), all naming the path.
   static Result<TableFile> open(const std::string& path, FileCheck check = FileCheck::Full);
   // The same, and the header must name `expected` (a renamed or misplaced file would otherwise be
   // read with another material's index). Errors: as open(), and CorruptTable "file holds the
@@ -140,5 +141,10 @@ class TableFile {
 
 // File name of a material's table inside a directory: "<KEY>.dpt".
 std::string table_file_name(const Material& m);
+
+// Whether `path` (symbolic links followed) is a regular file: true, false when absent (ENOENT).
+// Errors: Io naming the path when it is something else (a FIFO, whose open() would block for
+// ever, a directory, a device, a socket) or cannot be examined.
+Result<bool> regular_file_exists(const std::string& path);
 
 }  // namespace deadpos

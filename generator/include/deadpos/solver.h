@@ -38,7 +38,8 @@ class TableSet {
  public:
   explicit TableSet(std::string dir) : dir_(std::move(dir)) {}
   // Loads (and checks: load_table) the table of a canonical material, if not already present.
-  // Errors: MissingTable (absent or unreadable file), CorruptTable naming the file, OutOfMemory.
+  // Errors: MissingTable (absent file), Io (unreadable or not a regular file), CorruptTable naming
+  // the file, OutOfMemory.
   Status require(const Material& canonical);
   void add(const Material& m, std::unique_ptr<LoadedTable> t);
   // Drops every table except those in keep.
@@ -114,6 +115,40 @@ struct VerifyResult {
 VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const ProgressFn& progress,
                     std::size_t max_report = 20);
 
+// One table's outcome in verify_tables().
+struct TableVerdict {
+  enum class State {
+    Ok,         // every entry agrees with its successors
+    Failed,     // the file could not be read or checked, or entries disagree (error says which)
+    NotChecked  // a table it reads is damaged: no verdict on this one (error names that table)
+  };
+  std::string name;  // material key, or the file name of a .dpt file whose name is not a table's
+  State state = State::Ok;
+  VerifyResult result;  // entries checked and mismatches (Ok, or Failed by mismatches)
+  // Failed: VerificationFailed (mismatches), or what the reader returned for the file: MissingTable
+  // (absent), Io (unreadable, not a regular file), CorruptTable (bad bytes, or a .dpt name that is
+  // not a table's), OutOfMemory. NotChecked: the damaged table's category and "subtable X is
+  // damaged" or "subtable X is missing", or "subtable X was not checked (Y is damaged)".
+  std::optional<Error> error;
+  std::string damaged;  // NotChecked: the key of the damaged table at the root of the dependency
+};
+struct VerifyTablesOptions {
+  std::string dir;
+  std::vector<Material> materials;  // canonical materials; empty: every <KEY>.dpt file in dir
+  ProgressFn progress;
+  std::function<void(const TableVerdict&)> on_table;  // once per table, in order, may be empty
+  std::size_t max_report = 20;                        // mismatch descriptions per table
+};
+// Verifies tables of one directory (verify() on each, with its subtables from the same directory)
+// in dependency order, subtables first, and goes on after a failure: every table gets a verdict.
+// A table is not checked when a subtable it reads cannot be loaded, or failed or was not checked
+// in this run (its own values would be judged against wrong ones). Subtables that are not verified
+// in this run are only loaded (all checks of load_table). Files named *.dpt whose name is not a
+// canonical key of at most kMaxGenerateMen men are Failed (CorruptTable), after the tables.
+// Errors, before any table is checked: Io (dir cannot be listed), MissingTable (no *.dpt file in
+// dir and no materials given). Not thread-safe (OpenMP inside).
+Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt);
+
 // JSON text of the statistics (written beside a table as <KEY>.json).
 std::string stats_to_json(const TableStats& s);
 
@@ -125,6 +160,12 @@ struct GenerateOptions {
   std::string out_dir;
   ProgressFn progress;
   int zstd_level = 9;
+  // Rebuild the targets even when their files exist and pass their checksums (a table that
+  // verify or probe found wrong). Subtables that are not targets are still kept when intact.
+  bool force = false;
+  // Called once per table, right after its .json and .dpt are written (the statistics of a run
+  // that fails or is killed later are not lost). May be empty. Called on the calling thread.
+  std::function<void(const TableStats&)> on_table_written;
 };
 struct GenerateResult {
   std::vector<TableStats> built;       // tables generated in this run
@@ -133,16 +174,21 @@ struct GenerateResult {
 };
 // Builds the targets and every missing subtable, in dependency order, writing <KEY>.json and
 // then <KEY>.dpt into out_dir, each atomically (temporary file + rename), so a table file always
-// has its statistics beside it. A table file that exists and passes its checksums is kept.
-// Temporary files <name>.tmp.<pid> left in out_dir by a run that was killed (no process <pid>
-// any more) are removed first. Errors: Io (directory, write), MissingTable/CorruptTable (a
-// subtable that cannot be rebuilt), OutOfMemory, InvalidArgument (a target of more than
-// kMaxGenerateMen men). Not thread-safe (uses OpenMP inside).
+// has its statistics beside it. A table file that exists and passes its checksums is kept (unless
+// opt.force and it is a target). Before anything is solved: out_dir must be writable (a file of
+// the temporaries' naming is created and removed), and no .dpt or .json name of a table to build
+// may be taken by something that is not a regular file (a FIFO, a directory: never replaced).
+// Temporary files <KEY>.dpt.tmp.<pid> and <KEY>.json.tmp.<pid> (KEY a canonical material key) left
+// in out_dir by a run that was killed (no process <pid> any more) are removed first; nothing else
+// is ever removed. Errors: Io (directory, write, a name taken by a non-regular file),
+// MissingTable/CorruptTable (a subtable that cannot be read; the message says how to rebuild it),
+// OutOfMemory, InvalidArgument (a target of more than kMaxGenerateMen men). Not thread-safe (uses
+// OpenMP inside).
 Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt);
 
 // Loads the table of canonical material m from a file into memory (checks everything: header,
-// that the header names m, block checksums, file checksum). Errors: Io, CorruptTable, OutOfMemory,
-// naming the path.
+// that the header names m, block checksums, file checksum, the header's per-array counts against
+// the arrays). Errors: MissingTable (no such file), Io, CorruptTable, OutOfMemory, naming the path.
 Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m);
 
 }  // namespace deadpos

@@ -1,0 +1,210 @@
+#!/bin/bash
+# `deadpos generate` and `deadpos verify` on directories that hold more than intact tables
+# (docs/cli.md): files that only look like our temporaries, FIFOs and directories under table
+# names, damaged tables and their dependents, unwritable directories, --force, statistics printed
+# as each table is written, and one exit code per error category.
+# Usage: generate_cli_test.sh DEADPOS TABLES_DIR (the fixture's <=4-man tables, only read).
+set -u
+deadpos=$1
+tables=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+# Runs deadpos with a time limit (a FIFO opened for reading blocks for ever): rc 124 is a hang.
+run() { timeout 60 "$deadpos" "$@" >"$work/out" 2>"$work/err"; }
+expect_rc() {  # expect_rc WANT WHAT
+  [ "$rc" = "$1" ] || fail "$2: exit code $rc, expected $1 (stdout: $(head -c 600 "$work/out") stderr: $(head -c 600 "$work/err"))"
+}
+expect_in() {  # expect_in FILE TEXT WHAT
+  grep -qF -- "$2" "$work/$1" || fail "$3: '$2' not in $1: $(head -c 800 "$work/$1")"
+}
+copy() {  # copy DIR KEY...
+  local d=$1
+  shift
+  mkdir -p "$d"
+  for k in "$@"; do cp "$tables/$k.dpt" "$d/"; done
+}
+# Sets u64 header fields (offset=value ...) of a table and recomputes its header and file
+# checksums (docs/format.md sections 2 and 5; XXH64 in Python: no xxhash module is needed).
+tamper() {
+  python3 - "$@" <<'EOF'
+import struct, sys
+M = (1 << 64) - 1
+P1, P2, P3, P4, P5 = 11400714785074694791, 14029467366897019727, 1609587929392839161, 9650029242287828579, 2870177450012600261
+rotl = lambda x, r: ((x << r) | (x >> (64 - r))) & M
+def rnd(acc, v): return rotl((acc + v * P2) & M, 31) * P1 & M
+def merge(h, v): return ((h ^ rnd(0, v)) * P1 + P4) & M
+def xxh64(b):
+    n, i = len(b), 0
+    if n >= 32:
+        v = [(P1 + P2) & M, P2, 0, (-P1) & M]
+        while i + 32 <= n:
+            for j in range(4):
+                v[j] = rnd(v[j], struct.unpack_from('<Q', b, i + 8 * j)[0])
+            i += 32
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18)) & M
+        for x in v: h = merge(h, x)
+    else:
+        h = P5
+    h = (h + n) & M
+    while i + 8 <= n:
+        h = (rotl(h ^ rnd(0, struct.unpack_from('<Q', b, i)[0]), 27) * P1 + P4) & M; i += 8
+    if i + 4 <= n:
+        h = (rotl(h ^ (struct.unpack_from('<I', b, i)[0] * P1 & M), 23) * P2 + P3) & M; i += 4
+    while i < n:
+        h = rotl(h ^ (b[i] * P5 & M), 11) * P1 & M; i += 1
+    h ^= h >> 33; h = h * P2 & M; h ^= h >> 29; h = h * P3 & M; h ^= h >> 32
+    return h
+path = sys.argv[1]
+b = bytearray(open(path, 'rb').read())
+assert struct.unpack_from('<Q', b, len(b) - 8)[0] == xxh64(bytes(b[:-8])), 'xxh64 of the intact file'
+for f in sys.argv[2:]:
+    off, delta = f.split('=')
+    struct.pack_into('<Q', b, int(off), (struct.unpack_from('<Q', b, int(off))[0] + int(delta)) & M)
+struct.pack_into('<Q', b, 136, xxh64(bytes(b[:136])))
+struct.pack_into('<Q', b, len(b) - 8, xxh64(bytes(b[:-8])))
+open(path, 'wb').write(b)
+EOF
+}
+
+# --- item 2: only our own stale temporaries are removed ---------------------------------------
+d=$work/tmp
+mkdir -p "$d"
+# 999999999 is above Linux's largest pid: no process has it.
+for f in thesis.tmp.999999999 notes.tmp.4242x KNvKB.dpt.tmp.999999999; do echo precious >"$d/$f"; done
+for f in KvK.dpt.tmp.999999999 KBvKN.json.tmp.999999999; do echo partial >"$d/$f"; done
+run generate --max-men 2 --out "$d"
+rc=$?
+expect_rc 0 "generate beside foreign *.tmp.<digits> files"
+for f in thesis.tmp.999999999 notes.tmp.4242x KNvKB.dpt.tmp.999999999; do
+  [ -f "$d/$f" ] || fail "generate removed $f, which it did not create"
+done
+for f in KvK.dpt.tmp.999999999 KBvKN.json.tmp.999999999; do
+  [ -e "$d/$f" ] && fail "generate left its own stale temporary $f"
+done
+
+# --- item 3: a FIFO under a table's name: a clear error, never a hang -------------------------
+d=$work/fifo
+copy "$d" KvK
+mkfifo "$d/KRvK.dpt"
+run probe --tables "$d" "8/8/8/3k4/8/2R5/8/1K6 w - - 0 1"
+rc=$?
+[ "$rc" = 124 ] && fail "probe hangs on a FIFO named KRvK.dpt"
+expect_rc 5 "probe with a FIFO named KRvK.dpt"
+expect_in out "KRvK.dpt: is a FIFO, not a regular file" "probe with a FIFO"
+run verify --tables "$d"
+rc=$?
+[ "$rc" = 124 ] && fail "verify hangs on a FIFO named KRvK.dpt"
+expect_rc 5 "verify with a FIFO named KRvK.dpt"
+expect_in out "KRvK     FAILED: I/O error: $d/KRvK.dpt: is a FIFO, not a regular file" "verify with a FIFO"
+expect_in out "KvK      ok:" "verify with a FIFO checks the other tables"
+run generate KRvK --out "$d"
+rc=$?
+[ "$rc" = 124 ] && fail "generate hangs on a FIFO named KRvK.dpt"
+expect_rc 5 "generate with a FIFO named KRvK.dpt"
+expect_in err "KRvK.dpt: is a FIFO, not a regular file" "generate with a FIFO"
+[ -p "$d/KRvK.dpt" ] || fail "generate replaced the FIFO KRvK.dpt"
+rm "$d/KRvK.dpt"
+mkdir "$d/KRvK.json"
+run generate KRvK --out "$d"
+rc=$?
+expect_rc 5 "generate with a directory named KRvK.json"
+expect_in err "KRvK.json: is a directory, not a regular file" "generate with a directory as .json"
+
+# --- items 6 and 8: verify every table, each with its state; the reader's categories ------------
+mkdir -p "$work/empty"
+run verify --tables "$work/empty"
+rc=$?
+expect_rc 6 "verify of an empty directory"
+expect_in err "no tables (*.dpt) in $work/empty" "verify of an empty directory"
+d=$work/damaged
+copy "$d" KvK KQvK KRvK KRvKR KBvK
+python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[200]^=0x55; open(p,'wb').write(b)" "$d/KvK.dpt"
+run verify --tables "$d"
+rc=$?
+expect_rc 7 "verify with a damaged KvK"
+expect_in out "KvK      FAILED: corrupt table: $d/KvK.dpt:" "damaged KvK"
+expect_in out "rebuild with: deadpos generate --force KvK --out $d" "damaged KvK: the repair"
+for k in "KQvK    " "KRvK    " "KBvK    "; do expect_in out "$k not checked: subtable KvK is damaged" "dependents of KvK"; done
+expect_in out "KRvKR    not checked: subtable KRvK was not checked (KvK is damaged)" "KRvKR"
+[ "$(grep -c FAILED "$work/out")" = 1 ] || fail "verify blames more than the damaged table: $(cat "$work/out")"
+expect_in err "1 table failed, 4 not checked, 0 ok" "verify summary"
+d=$work/unreadable
+copy "$d" KvK
+mkdir "$d/KBvK.dpt"
+run verify --tables "$d" KBvK
+rc=$?
+expect_rc 5 "verify of an unreadable table (a directory)"
+run verify --tables "$d" KNvK
+rc=$?
+expect_rc 6 "verify of an absent table"
+run verify --tables "$d" KvK
+rc=$?
+expect_rc 0 "verify of an intact table"
+expect_in out "verified 1 table" "verify of an intact table"
+
+# --- item 7: --force, the repair message, an unwritable directory -------------------------------
+d=$work/force
+copy "$d" KvK
+run generate KvK --out "$d"
+rc=$?
+expect_rc 0 "generate of a present table"
+expect_in out "built 0 tables, 1 already present" "generate keeps a present table"
+run generate --force KvK --out "$d"
+rc=$?
+expect_rc 0 "generate --force"
+expect_in out "built 1 table, 0 already present" "generate --force rebuilds"
+cmp -s "$d/KvK.dpt" "$tables/KvK.dpt" || fail "generate --force KvK wrote other bytes"
+run generate --max-men 2 --out /proc/self
+rc=$?
+expect_rc 5 "generate into /proc/self (nobody can create files there)"
+expect_in err "cannot write tables in this directory" "unwritable --out"
+grep -q "solve" "$work/err" && fail "generate solved before finding the directory unwritable: $(cat "$work/err")"
+
+# --- items 12, 13a, 7: statistics of a run that fails later; tampered header counts -------------
+# KQvK with header counts consistent with the layout (array 0: one more finite, one fewer none;
+# array 1 the reverse) but not with its arrays: generate keeps it (its checksums pass), then cannot
+# load it for KPvK, after building and reporting KvK.
+d=$work/counts
+copy "$d" KQvK
+tamper "$d/KQvK.dpt" 72=1 80=-1 88=-1 96=1 || fail "tamper failed"
+run generate KPvK --out "$d"
+rc=$?
+expect_rc 7 "generate with a subtable whose header counts are wrong"
+expect_in err "header field 'finite entries of array 0' (offset 72)" "tampered counts named"
+expect_in err "rebuild with: deadpos generate --force KQvK --out $d" "the repair of a kept subtable"
+expect_in out "KvK      White to move:" "statistics of the tables written before the failure"
+# Counts that disagree with the layout: refused by the probe's open too.
+copy "$d" KRvK
+tamper "$d/KRvK.dpt" 88=1 || fail "tamper failed"
+run probe --tables "$d" "8/8/8/3k4/8/2R5/8/1K6 w - - 0 1"
+rc=$?
+expect_rc 7 "probe of a table with tampered header counts"
+expect_in out "finite/none entries of arrays 0 and 1' disagree" "probe: the field"
+run generate --force KQvK --out "$d"
+rc=$?
+expect_rc 0 "generate --force of the tampered table"
+cmp -s "$d/KQvK.dpt" "$tables/KQvK.dpt" || fail "generate --force KQvK wrote other bytes"
+
+# --- item 12: a killed run keeps the statistics of the tables it wrote ----------------------------
+d=$work/killed
+mkdir -p "$d"
+"$deadpos" generate --max-men 4 --out "$d" >"$work/out" 2>"$work/err" &
+gen=$!
+for _ in $(seq 600); do  # until a second table is written (at most 60 s)
+  [ "$(ls "$d" | grep -c '\.dpt$')" -ge 2 ] && break
+  sleep 0.1
+done
+kill -KILL "$gen" 2>/dev/null
+wait "$gen" 2>/dev/null
+expect_in out "KvK      White to move:" "statistics of a killed run"
+
+if [ "$failures" != 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all generate/verify CLI checks passed"
