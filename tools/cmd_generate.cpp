@@ -80,10 +80,10 @@ Subcommand add_generate(CLI::App& app) {
             auto r = generate(targets, opt);
             if (!r) return report(r.error());
             for (const auto& f : r->removed_temporaries) {
-              std::printf("removed %s (left by an interrupted run)\n", f.c_str());
+              std::printf("removed %s (left by an interrupted run)\n", one_line(f).c_str());
             }
             std::printf("built %s, %zu already present in %s\n", count_of(r->built.size(), "table", "tables").c_str(),
-                        r->skipped.size(), a->out.c_str());
+                        r->skipped.size(), one_line(a->out).c_str());  // a directory name may hold any byte
             return finish_output();
           }};
 }
