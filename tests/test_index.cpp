@@ -12,16 +12,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "test_util.h"
 #include "deadpos/bitboard.h"
 #include "deadpos/index.h"
 #include "deadpos/material.h"
+#include "test_util.h"
 
 namespace deadpos {
 namespace {
@@ -63,7 +63,8 @@ TableIndex::Squares normalised(const TableIndex::Squares& p, const std::vector<s
     // Insertion sort by hand: groups have 2 or 3 men (std::sort on a sub-range of the array trips
     // GCC 12's -Warray-bounds).
     for (int j = a + 1; j < b; ++j)
-      for (int k = j; k > a && to_index(q[static_cast<std::size_t>(k - 1)]) > to_index(q[static_cast<std::size_t>(k)]); --k)
+      for (int k = j; k > a && to_index(q[static_cast<std::size_t>(k - 1)]) > to_index(q[static_cast<std::size_t>(k)]);
+           --k)
         std::swap(q[static_cast<std::size_t>(k - 1)], q[static_cast<std::size_t>(k)]);
   }
   return q;
@@ -158,14 +159,18 @@ TEST_P(IndexExhaustive, EveryPlacementRoundTripsAndMultiplicitiesMatch) {
         break;
       }
     }
-    if (!is_image) fail(describe(idx, p) + ": decode(" + std::to_string(i) + ") = " + describe(idx, q) + " is no symmetry of it");
-    if (idx.encode(q) != i) fail(describe(idx, q) + ": encode(decode(" + std::to_string(i) + ")) = " + std::to_string(idx.encode(q)));
+    if (!is_image)
+      fail(describe(idx, p) + ": decode(" + std::to_string(i) + ") = " + describe(idx, q) + " is no symmetry of it");
+    if (idx.encode(q) != i)
+      fail(describe(idx, q) + ": encode(decode(" + std::to_string(i) + ")) = " + std::to_string(idx.encode(q)));
     // Identical men in another order encode to the same value.
     if (!groups.empty()) {
       TableIndex::Squares r = p;
       for (const auto& [a, b] : groups)
-        for (int j = a, k = b - 1; j < k; ++j, --k) std::swap(r[static_cast<std::size_t>(j)], r[static_cast<std::size_t>(k)]);
-      if (idx.encode(r) != i) fail(describe(idx, r) + ": identical men reversed encode to " + std::to_string(idx.encode(r)));
+        for (int j = a, k = b - 1; j < k; ++j, --k)
+          std::swap(r[static_cast<std::size_t>(j)], r[static_cast<std::size_t>(k)]);
+      if (idx.encode(r) != i)
+        fail(describe(idx, r) + ": identical men reversed encode to " + std::to_string(idx.encode(r)));
     }
   });
 
@@ -174,13 +179,15 @@ TEST_P(IndexExhaustive, EveryPlacementRoundTripsAndMultiplicitiesMatch) {
   for (std::uint64_t i = 0; i < idx.size(); ++i) {
     TableIndex::Squares q;
     if (!idx.decode(i, q)) {
-      if (reached[i]) fail("broken entry " + std::to_string(i) + " reached by " + std::to_string(reached[i]) + " placements");
+      if (reached[i])
+        fail("broken entry " + std::to_string(i) + " reached by " + std::to_string(reached[i]) + " placements");
       continue;
     }
     ++valid;
     const int mult = idx.multiplicity(q);
     weighted += static_cast<std::uint64_t>(mult);
-    if (reached[i] == 0) fail("valid entry " + std::to_string(i) + " (" + describe(idx, q) + ") is reached by no placement");
+    if (reached[i] == 0)
+      fail("valid entry " + std::to_string(i) + " (" + describe(idx, q) + ") is reached by no placement");
     else if (reached[i] != mult)
       fail("entry " + std::to_string(i) + " (" + describe(idx, q) + "): " + std::to_string(reached[i]) +
            " placements, multiplicity() = " + std::to_string(mult));
@@ -195,7 +202,9 @@ TEST_P(IndexExhaustive, EveryPlacementRoundTripsAndMultiplicitiesMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Materials, IndexExhaustive,
                          testing::Values("KvK", "KQvK", "KPvK", "KBvKN", "KNNvK", "KPvKP", "KPPvK", "KRvKB"),
-                         [](const testing::TestParamInfo<const char*>& param_info) { return std::string(param_info.param); });
+                         [](const testing::TestParamInfo<const char*>& param_info) {
+                           return std::string(param_info.param);
+                         });
 
 // Raw placement counts by formula: 3612 non-adjacent king pairs (64 * 63 less 420 ordered
 // adjacent pairs: 2 * (2 * 7 * 8 + 2 * 7 * 7)), times 62 squares for one more man.

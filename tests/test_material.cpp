@@ -27,8 +27,8 @@ std::set<std::string> keys_of(const std::vector<Material>& ms) {
 }
 
 TEST(Material, ParseKeyRoundTrip) {
-  for (const char* key : {"KvK", "KQvK", "KRBvKR", "KBvKN", "KNNvK", "KPvKP", "KQRBNPvK", "KvKQ", "KNvKB",
-                          "KPPPPPPPPvK", "KQQvKRR"}) {
+  for (const char* key :
+       {"KvK", "KQvK", "KRBvKR", "KBvKN", "KNNvK", "KPvKP", "KQRBNPvK", "KvKQ", "KNvKB", "KPPPPPPPPvK", "KQQvKRR"}) {
     const Material m = parsed(key);
     EXPECT_EQ(m.key(), key);
     EXPECT_EQ(parsed(m.key()), m) << key;
@@ -51,10 +51,9 @@ TEST(Material, ParseCountsMen) {
   EXPECT_FALSE(parsed("KRBvKR").has_pawns());
   // Table slot order after the kings: White Q R B N P, then Black Q R B N P.
   const std::vector<Piece> men = m.non_king_men();
-  const std::vector<Piece> expect = {make_piece(Color::White, PieceType::Rook),
-                                     make_piece(Color::White, PieceType::Bishop),
-                                     make_piece(Color::Black, PieceType::Rook),
-                                     make_piece(Color::Black, PieceType::Pawn)};
+  const std::vector<Piece> expect = {
+      make_piece(Color::White, PieceType::Rook), make_piece(Color::White, PieceType::Bishop),
+      make_piece(Color::Black, PieceType::Rook), make_piece(Color::Black, PieceType::Pawn)};
   EXPECT_EQ(men, expect);
 }
 
@@ -85,8 +84,7 @@ TEST(Material, RejectsMalformedKeys) {
     const Result<Material> m = Material::parse(c.key);
     ASSERT_FALSE(m.ok()) << "'" << c.key << "' (" << c.why << ") was accepted as " << m->key();
     EXPECT_EQ(m.error().code, ErrorCode::InvalidArgument) << c.key;
-    EXPECT_NE(m.error().message.find(c.key), std::string::npos)
-        << "message should name the key: " << m.error().message;
+    EXPECT_NE(m.error().message.find(c.key), std::string::npos) << "message should name the key: " << m.error().message;
   }
 }
 
@@ -134,8 +132,7 @@ TEST(Material, SuccessorsHandListed) {
             (std::set<std::string>{"KPvK", "KRvK", "KQRvK", "KRRvK", "KRBvK", "KRNvK"}));
   // KPvKP: either pawn is captured (KPvK both times); either pawn promotes: KQvKP ... KNvKP, the
   // Black promotions giving the same canonical materials (KPvKQ -> KQvKP).
-  EXPECT_EQ(keys_of(parsed("KPvKP").successors()),
-            (std::set<std::string>{"KPvK", "KQvKP", "KRvKP", "KBvKP", "KNvKP"}));
+  EXPECT_EQ(keys_of(parsed("KPvKP").successors()), (std::set<std::string>{"KPvK", "KQvKP", "KRvKP", "KBvKP", "KNvKP"}));
   // KRvKB: a capture of either piece.
   EXPECT_EQ(keys_of(parsed("KRvKB").successors()), (std::set<std::string>{"KRvK", "KBvK"}));
   // KQvK: only the capture of the queen.

@@ -29,12 +29,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_util.h"
 #include "deadpos/bitboard.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
 #include "deadpos/solver.h"
 #include "table_util.h"
+#include "test_util.h"
 #include "xxh64_file.h"
 
 namespace deadpos {
@@ -170,13 +170,15 @@ void expect_all_dead(const std::string& what, const std::array<SideStats, 2>& si
 TEST(TableFacts, BareKingsAndLoneMinorPiecesAreDead) {
   for (const char* key : {"KvK", "KBvK", "KNvK"}) expect_all_dead(key, table_stats(key).side);
   EXPECT_EQ(white_to_move(table_stats("KvK")).positions, 3'612U);
-  for (const char* colours : {"L", "D"}) expect_all_dead(std::string("KBvK ") + colours, bishop_class(table_stats("KBvK"), colours).side);
+  for (const char* colours : {"L", "D"})
+    expect_all_dead(std::string("KBvK ") + colours, bishop_class(table_stats("KBvK"), colours).side);
 }
 
 TEST(TableFacts, KBvKBWithSameColouredBishopsIsDead) {
   const TableStats& s = table_stats("KBvKB");
   ASSERT_EQ(s.bishop_classes.size(), 4U);
-  for (const char* colours : {"LL", "DD"}) expect_all_dead(std::string("KBvKB ") + colours, bishop_class(s, colours).side);
+  for (const char* colours : {"LL", "DD"})
+    expect_all_dead(std::string("KBvKB ") + colours, bishop_class(s, colours).side);
   // The classes split every position (each orbit is half in one class, half in its complement).
   for (int stm = 0; stm < 2; ++stm) {
     std::uint64_t sum = 0;
@@ -364,7 +366,8 @@ TEST(TableGenerate, MisnamedTableIsRefusedAndRebuilt) {
     std::filesystem::copy_file(test::tables_dir() + "/" + name, dir.path / name);
   }
   // KRvK's bytes under the name KQvK.
-  std::filesystem::copy_file(dir.path / "KRvK.dpt", dir.path / "KQvK.dpt", std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(dir.path / "KRvK.dpt", dir.path / "KQvK.dpt",
+                             std::filesystem::copy_options::overwrite_existing);
   const auto t = load_table((dir.path / "KQvK.dpt").string(), test::material("KQvK"));
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().code, ErrorCode::CorruptTable);

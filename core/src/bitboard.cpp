@@ -53,15 +53,13 @@ class Prng {
 // finds all magics in about a millisecond instead of ~0.3 s. Any seed would be correct: the
 // search below verifies every candidate against the ray-walking reference.
 constexpr std::uint16_t kRookSeeds[64] = {
-    182, 79,  142, 205, 251, 31,  194, 123, 82,  156, 204, 126, 49,  150, 108, 185,
-    272, 156, 227, 286, 75,  13,  46,  289, 195, 139, 41,  144, 103, 101, 144, 184,
-    248, 97,  184, 63,  78,  102, 108, 196, 82,  44,  156, 178, 91,  227, 219, 243,
-    43,  44,  131, 19,  239, 101, 285, 40,  210, 229, 10,  269, 263, 267, 125, 4};
+    182, 79,  142, 205, 251, 31,  194, 123, 82,  156, 204, 126, 49,  150, 108, 185, 272, 156, 227, 286, 75,  13,
+    46,  289, 195, 139, 41,  144, 103, 101, 144, 184, 248, 97,  184, 63,  78,  102, 108, 196, 82,  44,  156, 178,
+    91,  227, 219, 243, 43,  44,  131, 19,  239, 101, 285, 40,  210, 229, 10,  269, 263, 267, 125, 4};
 constexpr std::uint16_t kBishopSeeds[64] = {
-    241, 103, 154, 63,  57,  202, 203, 86,  26,  46,  24,  135, 61,  53,  64,  113,
-    10,  74,  125, 72,  71,  129, 172, 296, 94,  110, 145, 226, 261, 263, 9,   7,
-    30,  42,  150, 169, 205, 226, 6,   284, 37,  29,  41,  229, 141, 83,  60,  161,
-    203, 62,  114, 50,  13,  41,  93,  103, 86,  113, 56,  164, 132, 136, 26,  241};
+    241, 103, 154, 63,  57,  202, 203, 86,  26, 46, 24, 135, 61,  53,  64,  113, 10,  74,  125, 72, 71, 129,
+    172, 296, 94,  110, 145, 226, 261, 263, 9,  7,  30, 42,  150, 169, 205, 226, 6,   284, 37,  29, 41, 229,
+    141, 83,  60,  161, 203, 62,  114, 50,  13, 41, 93, 103, 86,  113, 56,  164, 132, 136, 26,  241};
 
 // Attack sets back to back: rook tables need 102,400 entries, bishop 5,248 in total. Fixed arrays,
 // not heap vectors: they are filled before main() (static initialisation), where an allocation
@@ -80,8 +78,8 @@ void init_magics(const int (*dirs)[2], const std::uint16_t* seeds, detail::Magic
   std::size_t total = 0;
   for (int i = 0; i < 64; ++i) {
     const Square s = square_at(i);
-    const Bitboard edges = ((rank_bb(0) | rank_bb(7)) & ~rank_bb(rank_index(s))) |
-                           ((file_bb(0) | file_bb(7)) & ~file_bb(file_index(s)));
+    const Bitboard edges =
+        ((rank_bb(0) | rank_bb(7)) & ~rank_bb(rank_index(s))) | ((file_bb(0) | file_bb(7)) & ~file_bb(file_index(s)));
     magics[i].mask = ray_attack(dirs, s, 0) & ~edges;
     magics[i].shift = static_cast<unsigned>(64 - popcount(magics[i].mask));
     offsets[static_cast<std::size_t>(i)] = total;

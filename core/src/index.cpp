@@ -98,8 +98,7 @@ Result<TableIndex> TableIndex::make(const Material& m) {
 
 std::uint64_t TableIndex::raw_index(const Squares& in, int g) const {
   Squares sq;
-  for (int j = 0; j < men_; ++j)
-    sq[static_cast<std::size_t>(j)] = apply_symmetry(g, in[static_cast<std::size_t>(j)]);
+  for (int j = 0; j < men_; ++j) sq[static_cast<std::size_t>(j)] = apply_symmetry(g, in[static_cast<std::size_t>(j)]);
   // Identical men in increasing square order (insertion sort: groups have 2-4 men).
   for (const auto& [a, b] : groups_) {
     for (int j = a + 1; j < b; ++j) {
@@ -116,7 +115,8 @@ std::uint64_t TableIndex::raw_index(const Squares& in, int g) const {
   if (pawns_) {
     kk = static_cast<std::uint64_t>(half_board_index(sq[0]) * 64 + to_index(sq[1]));
   } else {
-    const int slot = kk_tables().slot_of[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))];
+    const int slot =
+        kk_tables().slot_of[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))];
     assert(slot >= 0);
     kk = static_cast<std::uint64_t>(slot);
   }
@@ -131,7 +131,8 @@ std::uint64_t TableIndex::raw_index(const Squares& in, int g) const {
 
 std::uint64_t TableIndex::encode(const Squares& sq) const {
   if (pawns_) return raw_index(sq, file_index(sq[0]) >= 4 ? 2 : 0);
-  unsigned mask = kk_tables().syms[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))];
+  unsigned mask =
+      kk_tables().syms[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))];
   assert(mask != 0);
   std::uint64_t best = ~std::uint64_t{0};
   while (mask) {
@@ -180,8 +181,10 @@ bool TableIndex::decode(std::uint64_t i, Squares& sq) const {
     for (int j = a + 1; j < b; ++j)
       if (sq[static_cast<std::size_t>(j - 1)] > sq[static_cast<std::size_t>(j)]) return false;
   // Both kings on the a1-h8 diagonal: two symmetries reach the slot; keep the smaller index.
-  if (!pawns_ && std::popcount(static_cast<unsigned>(
-                     kk_tables().syms[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))])) > 1) {
+  if (!pawns_ &&
+      std::popcount(static_cast<unsigned>(
+          kk_tables().syms[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))])) >
+          1) {
     if (encode(sq) != i) return false;
   }
   return true;

@@ -17,7 +17,7 @@ constexpr PieceType kKeyOrder[5] = {PieceType::Queen, PieceType::Rook, PieceType
 // Strength tuple used for the canonical orientation.
 std::tuple<int, int, int, int, int, int> strength(const Material& m, Color c) {
   const auto& k = m.count[c];
-  return {m.men(c), k[PieceType::Queen], k[PieceType::Rook], k[PieceType::Bishop], k[PieceType::Knight],
+  return {m.men(c),          k[PieceType::Queen], k[PieceType::Rook], k[PieceType::Bishop], k[PieceType::Knight],
           k[PieceType::Pawn]};
 }
 }  // namespace
@@ -39,13 +39,32 @@ Result<Material> Material::parse(std::string_view key) {
       int r = -1;
       PieceType pt = PieceType::King;
       switch (ch) {
-        case 'K': r = 0; pt = PieceType::King; break;
-        case 'Q': r = 1; pt = PieceType::Queen; break;
-        case 'R': r = 2; pt = PieceType::Rook; break;
-        case 'B': r = 3; pt = PieceType::Bishop; break;
-        case 'N': r = 4; pt = PieceType::Knight; break;
-        case 'P': r = 5; pt = PieceType::Pawn; break;
-        default: return bad(std::string("unknown piece letter '") + ch + "' (use K Q R B N P)");
+        case 'K':
+          r = 0;
+          pt = PieceType::King;
+          break;
+        case 'Q':
+          r = 1;
+          pt = PieceType::Queen;
+          break;
+        case 'R':
+          r = 2;
+          pt = PieceType::Rook;
+          break;
+        case 'B':
+          r = 3;
+          pt = PieceType::Bishop;
+          break;
+        case 'N':
+          r = 4;
+          pt = PieceType::Knight;
+          break;
+        case 'P':
+          r = 5;
+          pt = PieceType::Pawn;
+          break;
+        default:
+          return bad(std::string("unknown piece letter '") + ch + "' (use K Q R B N P)");
       }
       if (r < last_rank) return bad("men must be listed in the order K Q R B N P");
       last_rank = r;

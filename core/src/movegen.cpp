@@ -118,8 +118,10 @@ struct Gen {
           while (b) {
             const Square from = pop_lsb(b);
             const Bitboard occ2 = (occ ^ square_bb(from) ^ square_bb(cap)) | square_bb(*ep);
-            const Bitboard rq = (pos.pieces(Them, PieceType::Rook) | pos.pieces(Them, PieceType::Queen)) & ~square_bb(cap);
-            const Bitboard bq = (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen)) & ~square_bb(cap);
+            const Bitboard rq =
+                (pos.pieces(Them, PieceType::Rook) | pos.pieces(Them, PieceType::Queen)) & ~square_bb(cap);
+            const Bitboard bq =
+                (pos.pieces(Them, PieceType::Bishop) | pos.pieces(Them, PieceType::Queen)) & ~square_bb(cap);
             const Bitboard others = (pos.pieces(Them, PieceType::Knight) & knight_attacks(ksq)) |
                                     (pos.pieces(Them, PieceType::Pawn) & ~square_bb(cap) & pawn_attacks(Us, ksq));
             if ((rook_attacks(ksq, occ2) & rq) || (bishop_attacks(ksq, occ2) & bq) || others) continue;
@@ -140,14 +142,16 @@ struct Gen {
       if (ksq == e) {
         if ((rights & oo) && pos.piece_on(make_square(File::H, r)) == make_piece(Us, PieceType::Rook) &&
             !(occ & (square_bb(make_square(File::F, r)) | square_bb(make_square(File::G, r)))) &&
-            !pos.attacked_by(Them, make_square(File::F, r), occ) && !pos.attacked_by(Them, make_square(File::G, r), occ)) {
+            !pos.attacked_by(Them, make_square(File::F, r), occ) &&
+            !pos.attacked_by(Them, make_square(File::G, r), occ)) {
           if constexpr (kAnyOnly) return true;
           emit(Move::make(e, make_square(File::G, r), Move::Kind::Castling));
         }
         if ((rights & ooo) && pos.piece_on(make_square(File::A, r)) == make_piece(Us, PieceType::Rook) &&
             !(occ & (square_bb(make_square(File::B, r)) | square_bb(make_square(File::C, r)) |
                      square_bb(make_square(File::D, r)))) &&
-            !pos.attacked_by(Them, make_square(File::D, r), occ) && !pos.attacked_by(Them, make_square(File::C, r), occ)) {
+            !pos.attacked_by(Them, make_square(File::D, r), occ) &&
+            !pos.attacked_by(Them, make_square(File::C, r), occ)) {
           if constexpr (kAnyOnly) return true;
           emit(Move::make(e, make_square(File::C, r), Move::Kind::Castling));
         }

@@ -28,13 +28,26 @@ Error fen_error(FenProblem p, const std::string& detail) {
 
 std::optional<PieceType> piece_type_from_char(char c) {
   switch (c) {
-    case 'p': case 'P': return PieceType::Pawn;
-    case 'n': case 'N': return PieceType::Knight;
-    case 'b': case 'B': return PieceType::Bishop;
-    case 'r': case 'R': return PieceType::Rook;
-    case 'q': case 'Q': return PieceType::Queen;
-    case 'k': case 'K': return PieceType::King;
-    default: return std::nullopt;
+    case 'p':
+    case 'P':
+      return PieceType::Pawn;
+    case 'n':
+    case 'N':
+      return PieceType::Knight;
+    case 'b':
+    case 'B':
+      return PieceType::Bishop;
+    case 'r':
+    case 'R':
+      return PieceType::Rook;
+    case 'q':
+    case 'Q':
+      return PieceType::Queen;
+    case 'k':
+    case 'K':
+      return PieceType::King;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -57,22 +70,38 @@ bool parse_counter(std::string_view s, int min, int& out) {
 
 const char* fen_problem_name(FenProblem p) {
   switch (p) {
-    case FenProblem::FieldCount: return "field-count";
-    case FenProblem::BadPieceChar: return "bad-piece-char";
-    case FenProblem::RankCount: return "rank-count";
-    case FenProblem::RankLength: return "rank-length";
-    case FenProblem::BadSideToMove: return "bad-side-to-move";
-    case FenProblem::BadCastlingField: return "bad-castling-field";
-    case FenProblem::BadEnPassantField: return "bad-en-passant-field";
-    case FenProblem::BadCounter: return "bad-counter";
-    case FenProblem::MissingKing: return "missing-king";
-    case FenProblem::ExtraKing: return "extra-king";
-    case FenProblem::PawnOnBackRank: return "pawn-on-back-rank";
-    case FenProblem::TooManyMen: return "too-many-men";
-    case FenProblem::OpponentInCheck: return "opponent-in-check";
-    case FenProblem::KingsAdjacent: return "kings-adjacent";
-    case FenProblem::CastlingInconsistent: return "castling-inconsistent";
-    case FenProblem::EnPassantImpossible: return "en-passant-impossible";
+    case FenProblem::FieldCount:
+      return "field-count";
+    case FenProblem::BadPieceChar:
+      return "bad-piece-char";
+    case FenProblem::RankCount:
+      return "rank-count";
+    case FenProblem::RankLength:
+      return "rank-length";
+    case FenProblem::BadSideToMove:
+      return "bad-side-to-move";
+    case FenProblem::BadCastlingField:
+      return "bad-castling-field";
+    case FenProblem::BadEnPassantField:
+      return "bad-en-passant-field";
+    case FenProblem::BadCounter:
+      return "bad-counter";
+    case FenProblem::MissingKing:
+      return "missing-king";
+    case FenProblem::ExtraKing:
+      return "extra-king";
+    case FenProblem::PawnOnBackRank:
+      return "pawn-on-back-rank";
+    case FenProblem::TooManyMen:
+      return "too-many-men";
+    case FenProblem::OpponentInCheck:
+      return "opponent-in-check";
+    case FenProblem::KingsAdjacent:
+      return "kings-adjacent";
+    case FenProblem::CastlingInconsistent:
+      return "castling-inconsistent";
+    case FenProblem::EnPassantImpossible:
+      return "en-passant-impossible";
   }
   return "?";
 }
@@ -80,8 +109,7 @@ const char* fen_problem_name(FenProblem p) {
 Result<Placement> Placement::parse_fen(std::string_view fen) {
   const std::vector<std::string_view> f = split_fields(fen);
   if (f.size() < 4 || f.size() > 6) {
-    return fen_error(FenProblem::FieldCount,
-                     "expected 6 fields (4 or 5 accepted), got " + std::to_string(f.size()));
+    return fen_error(FenProblem::FieldCount, "expected 6 fields (4 or 5 accepted), got " + std::to_string(f.size()));
   }
   Placement p;
   // Field 1: placement, rank 8 first.
@@ -129,8 +157,10 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
     p[make_square(static_cast<File>(file), static_cast<Rank>(rank))] = make_piece(col, *pt);
     ++file;
   }
-  if (rank != 0) return fen_error(FenProblem::RankCount, "placement field has " + std::to_string(8 - rank) + " ranks, not 8");
-  if (file != 8) return fen_error(FenProblem::RankLength, "rank 1 describes " + std::to_string(file) + " squares, not 8");
+  if (rank != 0)
+    return fen_error(FenProblem::RankCount, "placement field has " + std::to_string(8 - rank) + " ranks, not 8");
+  if (file != 8)
+    return fen_error(FenProblem::RankLength, "rank 1 describes " + std::to_string(file) + " squares, not 8");
 
   // Field 2: side to move.
   if (f[1] == "w") {
@@ -146,10 +176,18 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
     for (char c : f[2]) {
       std::uint8_t bit = 0;
       switch (c) {
-        case 'K': bit = kWhiteOO; break;
-        case 'Q': bit = kWhiteOOO; break;
-        case 'k': bit = kBlackOO; break;
-        case 'q': bit = kBlackOOO; break;
+        case 'K':
+          bit = kWhiteOO;
+          break;
+        case 'Q':
+          bit = kWhiteOOO;
+          break;
+        case 'k':
+          bit = kBlackOO;
+          break;
+        case 'q':
+          bit = kBlackOOO;
+          break;
         default:
           return fen_error(FenProblem::BadCastlingField, "castling field '" + shown_text(f[2]) + "' has '" +
                                                              shown_text(std::string_view(&c, 1)) +
@@ -211,9 +249,12 @@ std::optional<FenProblem> Position::check_placement(const Placement& p, std::str
   for (Color c : {Color::White, Color::Black}) {
     const char* name = c == Color::White ? "White" : "Black";
     if (kings[c] == 0) return fail(FenProblem::MissingKing, std::string(name) + " has no king");
-    if (kings[c] > 1) return fail(FenProblem::ExtraKing, std::string(name) + " has " + std::to_string(kings[c]) + " kings");
-    if (men[c] > 16) return fail(FenProblem::TooManyMen, std::string(name) + " has " + std::to_string(men[c]) + " men (max 16)");
-    if (pawns[c] > 8) return fail(FenProblem::TooManyMen, std::string(name) + " has " + std::to_string(pawns[c]) + " pawns (max 8)");
+    if (kings[c] > 1)
+      return fail(FenProblem::ExtraKing, std::string(name) + " has " + std::to_string(kings[c]) + " kings");
+    if (men[c] > 16)
+      return fail(FenProblem::TooManyMen, std::string(name) + " has " + std::to_string(men[c]) + " men (max 16)");
+    if (pawns[c] > 8)
+      return fail(FenProblem::TooManyMen, std::string(name) + " has " + std::to_string(pawns[c]) + " pawns (max 8)");
   }
   if (square_distance(ksq[Color::White], ksq[Color::Black]) <= 1) {
     return fail(FenProblem::KingsAdjacent, std::string("kings on ") + square_name(ksq[Color::White]) + " and " +
@@ -227,10 +268,14 @@ std::optional<FenProblem> Position::check_placement(const Placement& p, std::str
     char name;
   };
   const CastleReq reqs[4] = {
-      {kWhiteOO, Square::E1, Square::H1, make_piece(Color::White, PieceType::King), make_piece(Color::White, PieceType::Rook), 'K'},
-      {kWhiteOOO, Square::E1, Square::A1, make_piece(Color::White, PieceType::King), make_piece(Color::White, PieceType::Rook), 'Q'},
-      {kBlackOO, Square::E8, Square::H8, make_piece(Color::Black, PieceType::King), make_piece(Color::Black, PieceType::Rook), 'k'},
-      {kBlackOOO, Square::E8, Square::A8, make_piece(Color::Black, PieceType::King), make_piece(Color::Black, PieceType::Rook), 'q'},
+      {kWhiteOO, Square::E1, Square::H1, make_piece(Color::White, PieceType::King),
+       make_piece(Color::White, PieceType::Rook), 'K'},
+      {kWhiteOOO, Square::E1, Square::A1, make_piece(Color::White, PieceType::King),
+       make_piece(Color::White, PieceType::Rook), 'Q'},
+      {kBlackOO, Square::E8, Square::H8, make_piece(Color::Black, PieceType::King),
+       make_piece(Color::Black, PieceType::Rook), 'k'},
+      {kBlackOOO, Square::E8, Square::A8, make_piece(Color::Black, PieceType::King),
+       make_piece(Color::Black, PieceType::Rook), 'q'},
   };
   for (const CastleReq& r : reqs) {
     if (!(p.castling & r.bit)) continue;
@@ -254,8 +299,8 @@ std::optional<FenProblem> Position::check_placement(const Placement& p, std::str
     const Square pawn_sq = square_at(to_index(ep) - dir);
     const Square origin = square_at(to_index(ep) + dir);
     if (p[pawn_sq] != make_piece(~us, PieceType::Pawn)) {
-      return fail(FenProblem::EnPassantImpossible, "en passant square " + eps + " has no enemy pawn in front of it on " +
-                                                       square_name(pawn_sq));
+      return fail(FenProblem::EnPassantImpossible,
+                  "en passant square " + eps + " has no enemy pawn in front of it on " + square_name(pawn_sq));
     }
     if (p[ep] != kNoPiece || p[origin] != kNoPiece) {
       return fail(FenProblem::EnPassantImpossible, "en passant square " + eps + " or " + square_name(origin) +
@@ -266,7 +311,8 @@ std::optional<FenProblem> Position::check_placement(const Placement& p, std::str
   Position pos;
   pos.board_.fill(kNoPiece);
   for (int i = 0; i < 64; ++i)
-    if (p.board[static_cast<std::size_t>(i)] != kNoPiece) pos.put_piece(p.board[static_cast<std::size_t>(i)], square_at(i));
+    if (p.board[static_cast<std::size_t>(i)] != kNoPiece)
+      pos.put_piece(p.board[static_cast<std::size_t>(i)], square_at(i));
   const Color them = ~p.side_to_move;
   if (pos.attacked_by(p.side_to_move, ksq[them], pos.pieces())) {
     return fail(FenProblem::OpponentInCheck, std::string(them == Color::White ? "White" : "Black") +
@@ -281,7 +327,8 @@ Result<Position> Position::from_placement(const Placement& p) {
   Position pos;
   pos.board_.fill(kNoPiece);
   for (int i = 0; i < 64; ++i)
-    if (p.board[static_cast<std::size_t>(i)] != kNoPiece) pos.put_piece(p.board[static_cast<std::size_t>(i)], square_at(i));
+    if (p.board[static_cast<std::size_t>(i)] != kNoPiece)
+      pos.put_piece(p.board[static_cast<std::size_t>(i)], square_at(i));
   pos.side_to_move_ = p.side_to_move;
   pos.castling_ = p.castling;
   pos.en_passant_ = p.en_passant;
@@ -308,9 +355,7 @@ Result<Position> Position::from_fen(std::string_view fen) {
   return from_placement(*pl);
 }
 
-Position Position::startpos() {
-  return from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").value();
-}
+Position Position::startpos() { return from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").value(); }
 
 Placement Position::placement() const {
   Placement p;
@@ -401,8 +446,7 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
 bool Position::attacked_by(Color by, Square s, Bitboard occ) const {
   const Bitboard them = pieces(by);
   return (pawn_attacks(~by, s) & pieces(by, PieceType::Pawn)) ||
-         (knight_attacks(s) & them & pieces(PieceType::Knight)) ||
-         (king_attacks(s) & them & pieces(PieceType::King)) ||
+         (knight_attacks(s) & them & pieces(PieceType::Knight)) || (king_attacks(s) & them & pieces(PieceType::King)) ||
          (rook_attacks(s, occ) & them & (pieces(PieceType::Rook) | pieces(PieceType::Queen))) ||
          (bishop_attacks(s, occ) & them & (pieces(PieceType::Bishop) | pieces(PieceType::Queen)));
 }
@@ -416,13 +460,20 @@ namespace {
 // Castling rights lost when a move touches a square (king or rook origin).
 constexpr std::uint8_t castling_mask(Square s) {
   switch (s) {
-    case Square::E1: return kWhiteOO | kWhiteOOO;
-    case Square::H1: return kWhiteOO;
-    case Square::A1: return kWhiteOOO;
-    case Square::E8: return kBlackOO | kBlackOOO;
-    case Square::H8: return kBlackOO;
-    case Square::A8: return kBlackOOO;
-    default: return 0;
+    case Square::E1:
+      return kWhiteOO | kWhiteOOO;
+    case Square::H1:
+      return kWhiteOO;
+    case Square::A1:
+      return kWhiteOOO;
+    case Square::E8:
+      return kBlackOO | kBlackOOO;
+    case Square::H8:
+      return kBlackOO;
+    case Square::A8:
+      return kBlackOOO;
+    default:
+      return 0;
   }
 }
 }  // namespace
@@ -548,15 +599,24 @@ bool Position::is_ok() const {
 
 const char* error_code_name(ErrorCode c) {
   switch (c) {
-    case ErrorCode::InvalidFen: return "invalid FEN";
-    case ErrorCode::InvalidArgument: return "invalid argument";
-    case ErrorCode::InvalidMove: return "invalid move";
-    case ErrorCode::Io: return "I/O error";
-    case ErrorCode::MissingTable: return "missing table";
-    case ErrorCode::CorruptTable: return "corrupt table";
-    case ErrorCode::OutOfMemory: return "out of memory";
-    case ErrorCode::TooManyMen: return "too many men";
-    case ErrorCode::VerificationFailed: return "verification failed";
+    case ErrorCode::InvalidFen:
+      return "invalid FEN";
+    case ErrorCode::InvalidArgument:
+      return "invalid argument";
+    case ErrorCode::InvalidMove:
+      return "invalid move";
+    case ErrorCode::Io:
+      return "I/O error";
+    case ErrorCode::MissingTable:
+      return "missing table";
+    case ErrorCode::CorruptTable:
+      return "corrupt table";
+    case ErrorCode::OutOfMemory:
+      return "out of memory";
+    case ErrorCode::TooManyMen:
+      return "too many men";
+    case ErrorCode::VerificationFailed:
+      return "verification failed";
   }
   return "?";
 }

@@ -74,7 +74,8 @@ std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
   std::vector<std::string> removed;
   std::error_code ec;
   // increment(ec), not a range-for: a listing error leaves the files alone instead of throwing.
-  for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+  for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
     const std::filesystem::directory_entry& e = *it;
     const pid_t pid = own_temporary_pid(e.path().filename().string());
     std::error_code st;

@@ -65,12 +65,18 @@ static_assert([] {
 // was 6% of generation time on KRBvKR).
 inline Bitboard attacks_of(PieceType pt, Square s, Bitboard occ) {
   switch (pt) {
-    case PieceType::Knight: return knight_attacks(s);
-    case PieceType::Bishop: return bishop_attacks(s, occ);
-    case PieceType::Rook: return rook_attacks(s, occ);
-    case PieceType::Queen: return queen_attacks(s, occ);
-    case PieceType::King: return king_attacks(s);
-    case PieceType::Pawn: break;
+    case PieceType::Knight:
+      return knight_attacks(s);
+    case PieceType::Bishop:
+      return bishop_attacks(s, occ);
+    case PieceType::Rook:
+      return rook_attacks(s, occ);
+    case PieceType::Queen:
+      return queen_attacks(s, occ);
+    case PieceType::King:
+      return king_attacks(s);
+    case PieceType::Pawn:
+      break;
   }
   assert(false && "attacks_of: pawns need a colour");
   return 0;
@@ -124,7 +130,10 @@ class RowGeometry {
   // The last man shares its kind with the man before it (fields in increasing square order).
   bool last_grouped() const { return last_grouped_; }
   // The last man has exactly one twin (slot last() - 1).
-  bool last_pair() const { return last_grouped_ && (last() < 4 || pieces_[static_cast<std::size_t>(last() - 2)] != pieces_[static_cast<std::size_t>(last())]); }
+  bool last_pair() const {
+    return last_grouped_ &&
+           (last() < 4 || pieces_[static_cast<std::size_t>(last() - 2)] != pieces_[static_cast<std::size_t>(last())]);
+  }
   // Groups of identical men among slots 2..last()-1 that do not contain the last man.
   const std::vector<std::pair<int, int>>& rest_groups() const { return rest_groups_; }
   // All groups of identical men, [first, end) slot ranges.
@@ -249,8 +258,10 @@ inline RowGeometry::RowGeometry(const TableIndex& idx) : men_(idx.men()), pawns_
   slots_ = idx.kk_slots();
   rows_per_slot_ = idx.stride(0) / static_cast<std::uint64_t>(row_len_);
   rows_ = static_cast<std::uint64_t>(slots_) * rows_per_slot_;
-  for (int j = 2; j < last(); ++j) row_stride_[static_cast<std::size_t>(j)] = idx.stride(j) / static_cast<std::uint64_t>(row_len_);
-  last_grouped_ = men_ >= 4 && pieces_[static_cast<std::size_t>(last())] == pieces_[static_cast<std::size_t>(last() - 1)];
+  for (int j = 2; j < last(); ++j)
+    row_stride_[static_cast<std::size_t>(j)] = idx.stride(j) / static_cast<std::uint64_t>(row_len_);
+  last_grouped_ =
+      men_ >= 4 && pieces_[static_cast<std::size_t>(last())] == pieces_[static_cast<std::size_t>(last() - 1)];
   for (int j = 2; j < last();) {
     int k = j;
     while (k < men_ && pieces_[static_cast<std::size_t>(k)] == pieces_[static_cast<std::size_t>(j)]) ++k;

@@ -23,8 +23,8 @@
 #include <cstring>
 
 #include "common.h"
-#include "rows.h"
 #include "deadpos/solver.h"
+#include "rows.h"
 
 namespace deadpos {
 
@@ -77,19 +77,32 @@ bool may_leave_table(const Position& pos) {
 }
 
 // Men of colour `by` (slots of the index) attack square target given occupancy occ.
-[[maybe_unused]] bool men_attack(const TableIndex& idx, const TableIndex::Squares& sq, Color by, Square target, Bitboard occ) {
+[[maybe_unused]] bool men_attack(const TableIndex& idx, const TableIndex::Squares& sq, Color by, Square target,
+                                 Bitboard occ) {
   for (int j = 0; j < idx.men(); ++j) {
     const Piece p = idx.piece(j);
     if (color_of(p) != by) continue;
     const Square s = sq[static_cast<std::size_t>(j)];
     Bitboard a = 0;
     switch (type_of(p)) {
-      case PieceType::Pawn: a = pawn_attacks(by, s); break;
-      case PieceType::Knight: a = knight_attacks(s); break;
-      case PieceType::Bishop: a = bishop_attacks(s, occ); break;
-      case PieceType::Rook: a = rook_attacks(s, occ); break;
-      case PieceType::Queen: a = queen_attacks(s, occ); break;
-      case PieceType::King: a = king_attacks(s); break;
+      case PieceType::Pawn:
+        a = pawn_attacks(by, s);
+        break;
+      case PieceType::Knight:
+        a = knight_attacks(s);
+        break;
+      case PieceType::Bishop:
+        a = bishop_attacks(s, occ);
+        break;
+      case PieceType::Rook:
+        a = rook_attacks(s, occ);
+        break;
+      case PieceType::Queen:
+        a = queen_attacks(s, occ);
+        break;
+      case PieceType::King:
+        a = king_attacks(s);
+        break;
     }
     if (a & square_bb(target)) return true;
   }
@@ -97,7 +110,6 @@ bool may_leave_table(const Position& pos) {
 }
 
 using internal::position_of;
-
 
 // ---------------------------------------------------------------------------------------------
 // Phase 1 (init), row by row. Per row (all men but the last fixed) and side to move, masks over
@@ -167,7 +179,8 @@ struct SubMap {
   std::array<int, kMaxTableMen> slot{};  // sub slot of each man of the parent (-1: captured)
 };
 
-constexpr std::array<PieceType, 4> kPromotions = {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight};
+constexpr std::array<PieceType, 4> kPromotions = {PieceType::Queen, PieceType::Rook, PieceType::Bishop,
+                                                  PieceType::Knight};
 
 class Exits {
  public:
@@ -179,7 +192,9 @@ class Exits {
       for (int p = -1; p < men_; ++p) {
         if (v < 0 && p < 0) continue;  // not an exit
         if (p >= 0 && (p < 2 || p == v || type_of(idx.piece(p)) != PieceType::Pawn)) continue;
-        if (p >= 0 && v >= 0 && (color_of(idx.piece(v)) == color_of(idx.piece(p)) || type_of(idx.piece(v)) == PieceType::Pawn)) continue;
+        if (p >= 0 && v >= 0 &&
+            (color_of(idx.piece(v)) == color_of(idx.piece(p)) || type_of(idx.piece(v)) == PieceType::Pawn))
+          continue;
         for (int x = 0; x < (p >= 0 ? 4 : 1); ++x) {
           std::array<Piece, kMaxTableMen> after{};
           Material sub{};
@@ -266,12 +281,18 @@ struct InitCtx {
 // Attacks of a man of colour c and type pt on square s (pawns need the colour).
 inline Bitboard man_attacks(Color c, PieceType pt, Square s, Bitboard occ) {
   switch (pt) {
-    case PieceType::Pawn: return pawn_attacks(c, s);
-    case PieceType::Knight: return knight_attacks(s);
-    case PieceType::Bishop: return bishop_attacks(s, occ);
-    case PieceType::Rook: return rook_attacks(s, occ);
-    case PieceType::Queen: return queen_attacks(s, occ);
-    case PieceType::King: return king_attacks(s);
+    case PieceType::Pawn:
+      return pawn_attacks(c, s);
+    case PieceType::Knight:
+      return knight_attacks(s);
+    case PieceType::Bishop:
+      return bishop_attacks(s, occ);
+    case PieceType::Rook:
+      return rook_attacks(s, occ);
+    case PieceType::Queen:
+      return queen_attacks(s, occ);
+    case PieceType::King:
+      return king_attacks(s);
   }
   return 0;
 }
@@ -374,14 +395,19 @@ class InitRow {
           std::swap(t[static_cast<std::size_t>(k - 1)], t[static_cast<std::size_t>(k)]);
     std::uint64_t base = static_cast<std::uint64_t>(kp.slot) * si.stride(0);
     for (int k = 2; k < si.men(); ++k)
-      if (k != su) base += static_cast<std::uint64_t>(to_index(t[static_cast<std::size_t>(k)]) - sg.field_base(k)) * si.stride(k);
+      if (k != su)
+        base += static_cast<std::uint64_t>(to_index(t[static_cast<std::size_t>(k)]) - sg.field_base(k)) * si.stride(k);
     const std::uint64_t stride = si.stride(su);
     const int fb = sg.field_base(su);
     const Color them = ~us_;
     const std::uint8_t* aw =
-        sm.table->arrays[static_cast<std::size_t>(sm.swapped ? array_of(us_, Color::Black) : array_of(them, Color::White))].data();
+        sm.table
+            ->arrays[static_cast<std::size_t>(sm.swapped ? array_of(us_, Color::Black) : array_of(them, Color::White))]
+            .data();
     const std::uint8_t* ab =
-        sm.table->arrays[static_cast<std::size_t>(sm.swapped ? array_of(us_, Color::White) : array_of(them, Color::Black))].data();
+        sm.table
+            ->arrays[static_cast<std::size_t>(sm.swapped ? array_of(us_, Color::White) : array_of(them, Color::Black))]
+            .data();
     while (mask) {
       const Square l = pop_lsb(mask);
       const Square h = apply_symmetry(kp.g, sm.swapped ? flip_vertical(l) : l);
@@ -442,8 +468,9 @@ void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, 
       TableIndex::Squares q = sq_;
       q[static_cast<std::size_t>(last_)] = l;
       const std::uint64_t canonical =
-          geo.last_grouped() ? idx.encode(q)
-                             : std::min(i, mirror_first + static_cast<std::uint64_t>(to_index(flip_diagonal(l)) - base));
+          geo.last_grouped()
+              ? idx.encode(q)
+              : std::min(i, mirror_first + static_cast<std::uint64_t>(to_index(flip_diagonal(l)) - base));
       assert(canonical == idx.encode(q));
       if (canonical != i) valid &= ~square_bb(l);
     }
@@ -595,7 +622,8 @@ void InitRow::run(internal::RowCursor& cur, std::uint8_t* ow, std::uint8_t* ob, 
       if (!(square_bb(sp) & rank7)) continue;
       const Square dest = square_at(to_index(sp) + up);
       if (occ & square_bb(dest)) continue;
-      const Bitboard mask = ex & ~square_bb(dest) & ~attacked_mask(king, them, occ ^ square_bb(sp) ^ square_bb(dest), -1, true);
+      const Bitboard mask =
+          ex & ~square_bb(dest) & ~attacked_mask(king, them, occ ^ square_bb(sp) ^ square_bb(dest), -1, true);
       TableIndex::Squares a = sq_;
       a[static_cast<std::size_t>(pj)] = dest;
       for (int x = 0; x < 4; ++x) exits_along(mask, exits.map(-1, pj, x), a, last_);
@@ -694,7 +722,8 @@ inline void row_masks(const std::uint8_t* p, int len, std::uint8_t v, std::uint6
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + k));
     const __m128i ge = _mm_cmpeq_epi8(_mm_max_epu8(b, above), b);
     const __m128i special = _mm_or_si128(_mm_cmpeq_epi8(b, none), _mm_cmpeq_epi8(b, invalid));
-    open |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_andnot_si128(special, ge)))) << k;
+    open |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_andnot_si128(special, ge))))
+            << k;
     eq |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(b, x)))) << k;
   }
 }
@@ -731,7 +760,7 @@ struct Level {
   Color s;
   const std::uint8_t* cw;  // side s arrays (P)
   const std::uint8_t* cb;
-  std::uint8_t* pw;        // side ~s arrays (Q)
+  std::uint8_t* pw;  // side ~s arrays (Q)
   std::uint8_t* pb;
   const Frontier* f = nullptr;  // side s, level d
   // When the last man has one twin (slot a = last - 1, fields in increasing square order), the
@@ -740,7 +769,7 @@ struct Level {
   // row (a = y), the mask of the x with bit y set in row (a = x) (64x64 bit transposes of the
   // rows that differ only in field a, which are consecutive). Same layout as f.
   const std::uint64_t* t = nullptr;
-  Frontier* f_next = nullptr;   // side ~s, level d + 1 (written by the pull, patched by the push)
+  Frontier* f_next = nullptr;  // side ~s, level d + 1 (written by the pull, patched by the push)
 
   Color mover() const { return ~s; }
   std::uint8_t next() const { return static_cast<std::uint8_t>(d + 1); }
@@ -771,7 +800,8 @@ void mark_next(const Level& l, std::uint64_t qi, int x) {
   const auto len = static_cast<std::uint64_t>(l.geo.row_len());
   const std::uint64_t row = qi / len;
   const std::uint64_t bit = std::uint64_t{1} << (qi % len + static_cast<std::uint64_t>(l.geo.row_base()));
-  std::atomic_ref<std::uint64_t>(l.f_next->f[2 * row + static_cast<std::uint64_t>(x)]).fetch_or(bit, std::memory_order_relaxed);
+  std::atomic_ref<std::uint64_t>(l.f_next->f[2 * row + static_cast<std::uint64_t>(x)])
+      .fetch_or(bit, std::memory_order_relaxed);
 }
 
 // Old-style un-move expansion of entry i (squares sq, canonical) of side l.s at level l.d.
@@ -780,7 +810,8 @@ void mark_next(const Level& l, std::uint64_t qi, int x) {
 // number of entries stored.
 enum class PushMode { kAll, kSpecial, kCheck };
 
-std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, bool ew, bool eb, PushMode mode) {
+std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squares& sq, bool ew, bool eb,
+                         PushMode mode) {
   std::uint64_t stored = 0;
   const TableIndex& idx = l.idx;
   const internal::RowGeometry& geo = l.geo;
@@ -826,12 +857,24 @@ std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squa
     //      Q; `from` never blocks its own line);
     const Bitboard occ_wo = occ ^ square_bb(to);
     switch (pt) {
-      case PieceType::Pawn: from_set &= ~pawn_attacks(s, king); break;
-      case PieceType::Knight: from_set &= ~knight_attacks(king); break;
-      case PieceType::Bishop: from_set &= ~bishop_attacks(king, occ_wo); break;
-      case PieceType::Rook: from_set &= ~rook_attacks(king, occ_wo); break;
-      case PieceType::Queen: from_set &= ~queen_attacks(king, occ_wo); break;
-      case PieceType::King: from_set &= ~king_attacks(king); break;
+      case PieceType::Pawn:
+        from_set &= ~pawn_attacks(s, king);
+        break;
+      case PieceType::Knight:
+        from_set &= ~knight_attacks(king);
+        break;
+      case PieceType::Bishop:
+        from_set &= ~bishop_attacks(king, occ_wo);
+        break;
+      case PieceType::Rook:
+        from_set &= ~rook_attacks(king, occ_wo);
+        break;
+      case PieceType::Queen:
+        from_set &= ~queen_attacks(king, occ_wo);
+        break;
+      case PieceType::King:
+        from_set &= ~king_attacks(king);
+        break;
     }
     //  (b) another slider of the mover whose line to the king is open once `to` is empty must
     //      be blocked by the man on `from`; another pawn or knight of the mover giving check in
@@ -946,9 +989,11 @@ void transpose_frontier(const internal::RowGeometry& geo, const Frontier& fr, st
     const std::uint64_t r0 = static_cast<std::uint64_t>(g) * static_cast<std::uint64_t>(range);
     for (std::uint64_t x = 0; x < 2; ++x) {
       std::array<std::uint64_t, 64> m{};
-      for (int k = 0; k < range; ++k) m[static_cast<std::size_t>(k + base)] = f[2 * (r0 + static_cast<std::uint64_t>(k)) + x];
+      for (int k = 0; k < range; ++k)
+        m[static_cast<std::size_t>(k + base)] = f[2 * (r0 + static_cast<std::uint64_t>(k)) + x];
       transpose64(m);
-      for (int k = 0; k < range; ++k) t[2 * (r0 + static_cast<std::uint64_t>(k)) + x] = m[static_cast<std::size_t>(k + base)];
+      for (int k = 0; k < range; ++k)
+        t[2 * (r0 + static_cast<std::uint64_t>(k)) + x] = m[static_cast<std::size_t>(k + base)];
     }
   }
 }
@@ -1029,8 +1074,8 @@ PullCount pull_slot(const Level& l, int slot) {
     for (Bitboard b = king_attacks(kf) & ~king_attacks(ko); b;) {
       const Square t = pop_lsb(b);
       const internal::KingPair& kp = mover == Color::White ? geo.king_pair(t, ko) : geo.king_pair(ko, t);
-      if (kp.diag && !diag_pull) continue;                       // phase C
-      if (kp.g != 0 && !l.pulled_twins()) continue;               // phase C
+      if (kp.diag && !diag_pull) continue;           // phase C
+      if (kp.g != 0 && !l.pulled_twins()) continue;  // phase C
       kmoves[static_cast<std::size_t>(nk++)] = {t, kp};
     }
   }
@@ -1081,7 +1126,8 @@ PullCount pull_slot(const Level& l, int slot) {
       // Both images of P when its kings are on the diagonal (pdiag), else the one.
       auto pull_p = [&](int pslot, int g, const TableIndex::Squares& ts, bool pdiag, Bitboard keep) {
         TableIndex::Squares a = ts;
-        for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = apply_symmetry(g, ts[static_cast<std::size_t>(j)]);
+        for (int j = 2; j < last; ++j)
+          a[static_cast<std::size_t>(j)] = apply_symmetry(g, ts[static_cast<std::size_t>(j)]);
         pull_image(pslot, g, false, a, keep);
         if (!pdiag) return;
         for (int j = 2; j < last; ++j) {
@@ -1111,7 +1157,8 @@ PullCount pull_slot(const Level& l, int slot) {
           auto pull_move = [&](int j, Square t, Bitboard keep) {
             if (!diag && !geo.in_rest_group(j) && !(pair && j == static_cast<int>(ta))) {
               const std::uint64_t src =
-                  row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo.row_stride(j);
+                  row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) *
+                            geo.row_stride(j);
               cw |= f[2 * src] & keep;
               cb |= f[2 * src + 1] & keep;
               return;
@@ -1171,7 +1218,8 @@ PullCount pull_slot(const Level& l, int slot) {
             }
             if (diag) {
               TableIndex::Squares a = sq;
-              for (int j = 2; j < last; ++j) a[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
+              for (int j = 2; j < last; ++j)
+                a[static_cast<std::size_t>(j)] = flip_diagonal(sq[static_cast<std::size_t>(j)]);
               add_image(a, true);
             }
             if (last_type == PieceType::Pawn) {
@@ -1326,19 +1374,24 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
       });
       if (st && !extendable) {
 #pragma omp critical(load_table_errors)
-        errors.emplace_back(b, make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " holds a DTHM of " +
-                                                                       std::to_string(DthmCode::kMaxDthm - 1) + " plies or more, which the solver cannot extend"));
+        errors.emplace_back(
+            b, make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " holds a DTHM of " +
+                                                       std::to_string(DthmCode::kMaxDthm - 1) +
+                                                       " plies or more, which the solver cannot extend"));
       } else if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
         std::memcpy(t->arrays[static_cast<std::size_t>(b / per_array)].data() + first, buf.data(), buf.size());
       } else {
 #pragma omp critical(load_table_errors)
-        errors.emplace_back(b, st ? make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " has the wrong size")
-                                  : st.error());
+        errors.emplace_back(
+            b, st ? make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " has the wrong size")
+                  : st.error());
       }
     }
   }
   if (!errors.empty()) {
-    return std::min_element(errors.begin(), errors.end(), [](const auto& x, const auto& y) { return x.first < y.first; })->second;
+    return std::min_element(errors.begin(), errors.end(),
+                            [](const auto& x, const auto& y) { return x.first < y.first; })
+        ->second;
   }
   // The header's per-array counts (docs/format.md section 2) against the arrays: the reader's open
   // checks only that they fit the layout.
@@ -1379,7 +1432,8 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
     }
   }
   for (const Material& s : m.successors()) {
-    if (!subtables.find(s)) return make_error(ErrorCode::MissingTable, "subtable " + s.key() + " of " + m.key() + " is not loaded");
+    if (!subtables.find(s))
+      return make_error(ErrorCode::MissingTable, "subtable " + s.key() + " of " + m.key() + " is not loaded");
   }
   const std::string key = m.key();
   auto report = [&](const char* phase, double f) {
@@ -1436,7 +1490,8 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
       return make_error(ErrorCode::OutOfMemory, m.key() + ": cannot allocate the frontier masks");
     }
     for (Color s : {Color::White, Color::Black})
-      scan_frontier(geo, arrays_of(s, Color::White), arrays_of(s, Color::Black), 0, frontier[static_cast<std::size_t>(to_index(s))][0]);
+      scan_frontier(geo, arrays_of(s, Color::White), arrays_of(s, Color::Black), 0,
+                    frontier[static_cast<std::size_t>(to_index(s))][0]);
   }
   bool finished = false;  // a level with nothing to expand was reached
   for (int d = 0; d < DthmCode::kMaxDthm; ++d) {
@@ -1444,7 +1499,13 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
     const auto nxt = cur ^ 1;
     std::uint64_t expanded = 0;
     for (Color s : {Color::White, Color::Black}) {
-      Level l{idx, geo, d, s, arrays_of(s, Color::White), arrays_of(s, Color::Black), arrays_of(~s, Color::White),
+      Level l{idx,
+              geo,
+              d,
+              s,
+              arrays_of(s, Color::White),
+              arrays_of(s, Color::Black),
+              arrays_of(~s, Color::White),
               arrays_of(~s, Color::Black)};
       if (geo.has_rows()) {
         l.f = &frontier[static_cast<std::size_t>(to_index(s))][cur];

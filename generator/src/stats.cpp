@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common.h"
-#include "rows.h"
 #include "deadpos/solver.h"
+#include "rows.h"
 
 namespace deadpos {
 
@@ -79,8 +79,9 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
   const std::size_t classes = bishop_slots.empty() ? 0 : (std::size_t{1} << bishop_slots.size());
   const std::size_t keys = std::max<std::size_t>(classes, 1);
   // The last man's bishop bit (its colour varies along a row), if it is a bishop.
-  const std::size_t last_bishop_bit =
-      !bishop_slots.empty() && bishop_slots.back() == geo.last() && geo.has_rows() ? std::size_t{1} << (bishop_slots.size() - 1) : 0;
+  const std::size_t last_bishop_bit = !bishop_slots.empty() && bishop_slots.back() == geo.last() && geo.has_rows()
+                                          ? std::size_t{1} << (bishop_slots.size() - 1)
+                                          : 0;
 
   TableStats out;
   out.material = idx.material().key();
@@ -130,7 +131,8 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
             const std::uint8_t vw = aw[off + static_cast<std::uint64_t>(k)];
             const std::uint8_t vb = ab[off + static_cast<std::uint64_t>(k)];
             // Broken entries are counted too, under kInvalid, which side_stats() leaves out.
-            const std::size_t kk = key | (last_bishop_bit && is_light_square(square_at(k + base)) ? last_bishop_bit : 0);
+            const std::size_t kk =
+                key | (last_bishop_bit && is_light_square(square_at(k + base)) ? last_bishop_bit : 0);
             Counts& cn = counts[kk];
             cn.by_white[static_cast<std::size_t>(k & 3)][vw]++;
             cn.by_black[static_cast<std::size_t>(k & 3)][vb]++;

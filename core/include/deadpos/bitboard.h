@@ -83,20 +83,14 @@ struct Magic {
   Bitboard magic;
   const Bitboard* attacks;
   unsigned shift;
-  std::size_t index(Bitboard occ) const {
-    return static_cast<std::size_t>(((occ & mask) * magic) >> shift);
-  }
+  std::size_t index(Bitboard occ) const { return static_cast<std::size_t>(((occ & mask) * magic) >> shift); }
 };
 extern Magic g_rook_magics[64];
 extern Magic g_bishop_magics[64];
 }  // namespace detail
 
-constexpr Bitboard knight_attacks(Square s) {
-  return detail::kKnightAttacks[static_cast<std::size_t>(to_index(s))];
-}
-constexpr Bitboard king_attacks(Square s) {
-  return detail::kKingAttacks[static_cast<std::size_t>(to_index(s))];
-}
+constexpr Bitboard knight_attacks(Square s) { return detail::kKnightAttacks[static_cast<std::size_t>(to_index(s))]; }
+constexpr Bitboard king_attacks(Square s) { return detail::kKingAttacks[static_cast<std::size_t>(to_index(s))]; }
 // Squares a pawn of colour c on s attacks (captures towards).
 constexpr Bitboard pawn_attacks(Color c, Square s) {
   return detail::kPawnAttacks[static_cast<std::size_t>(to_index(c))][static_cast<std::size_t>(to_index(s))];

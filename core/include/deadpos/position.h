@@ -1,5 +1,6 @@
 // Positions: Placement (any arrangement, as an index or a FEN parser yields it) and Position
-// (a placement that passed the legality checks of docs/cli.md, "FEN input", and docs/rules.md, with the full rules of play).
+// (a placement that passed the legality checks of docs/cli.md, "FEN input", and docs/rules.md, with the full rules of
+// play).
 //
 // Thread-safety: both types are plain values; distinct objects may be used from any thread.
 #pragma once
@@ -35,10 +36,10 @@ struct Placement {
     return b;
   }();
   Color side_to_move = Color::White;
-  std::uint8_t castling = 0;            // CastlingRight bits
-  std::optional<Square> en_passant;     // the square a capturing pawn moves to (rank 3 or 6)
-  int halfmove_clock = 0;               // plies since the last capture or pawn move
-  int fullmove_number = 1;              // starts at 1, incremented after Black's move
+  std::uint8_t castling = 0;         // CastlingRight bits
+  std::optional<Square> en_passant;  // the square a capturing pawn moves to (rank 3 or 6)
+  int halfmove_clock = 0;            // plies since the last capture or pawn move
+  int fullmove_number = 1;           // starts at 1, incremented after Black's move
 
   Piece& operator[](Square s) { return board[static_cast<std::size_t>(to_index(s))]; }
   Piece operator[](Square s) const { return board[static_cast<std::size_t>(to_index(s))]; }
@@ -51,25 +52,25 @@ struct Placement {
   static Result<Placement> parse_fen(std::string_view fen);
 };
 
-// Why a FEN or placement was rejected (one category per check, see docs/cli.md, "FEN input", and docs/rules.md). The message of
-// the accompanying Error says which field/square.
+// Why a FEN or placement was rejected (one category per check, see docs/cli.md, "FEN input", and docs/rules.md). The
+// message of the accompanying Error says which field/square.
 enum class FenProblem : std::uint8_t {
-  FieldCount,        // not 4-6 space-separated fields
-  BadPieceChar,      // a character other than KQRBNPkqrbnp1-8/ in the placement field
-  RankCount,         // not exactly 8 ranks
-  RankLength,        // a rank does not describe exactly 8 squares
-  BadSideToMove,     // not 'w' or 'b'
-  BadCastlingField,  // characters other than KQkq / '-', or repeated
-  BadEnPassantField, // not '-' or a square name
-  BadCounter,        // halfmove/fullmove not a non-negative integer in range
-  MissingKing,       // a side has no king
-  ExtraKing,         // a side has two or more kings
-  PawnOnBackRank,    // a pawn on rank 1 or 8
-  TooManyMen,        // more than 16 men or more than 8 pawns for one side
-  OpponentInCheck,   // the side not to move is in check
-  KingsAdjacent,     // the two kings touch
-  CastlingInconsistent, // a castling right without king and rook on their original squares
-  EnPassantImpossible,  // no double push could have produced the en passant square
+  FieldCount,            // not 4-6 space-separated fields
+  BadPieceChar,          // a character other than KQRBNPkqrbnp1-8/ in the placement field
+  RankCount,             // not exactly 8 ranks
+  RankLength,            // a rank does not describe exactly 8 squares
+  BadSideToMove,         // not 'w' or 'b'
+  BadCastlingField,      // characters other than KQkq / '-', or repeated
+  BadEnPassantField,     // not '-' or a square name
+  BadCounter,            // halfmove/fullmove not a non-negative integer in range
+  MissingKing,           // a side has no king
+  ExtraKing,             // a side has two or more kings
+  PawnOnBackRank,        // a pawn on rank 1 or 8
+  TooManyMen,            // more than 16 men or more than 8 pawns for one side
+  OpponentInCheck,       // the side not to move is in check
+  KingsAdjacent,         // the two kings touch
+  CastlingInconsistent,  // a castling right without king and rook on their original squares
+  EnPassantImpossible,   // no double push could have produced the en passant square
 };
 const char* fen_problem_name(FenProblem p);
 

@@ -14,15 +14,15 @@ namespace deadpos {
 // Error categories. Tools map each to a distinct exit code (see tools/main.cpp); keep the list in
 // sync with docs/cli.md.
 enum class ErrorCode {
-  InvalidFen,        // malformed or illegal FEN (message names the field and the problem)
-  InvalidArgument,   // impossible request (bad material key, depth out of range, ...)
-  InvalidMove,       // a SAN/UCI move that is malformed, illegal or ambiguous
-  Io,                // file could not be opened/read/written
-  MissingTable,      // a table the answer needs is absent
-  CorruptTable,      // table bytes fail a bounds or checksum check
-  OutOfMemory,       // a large allocation failed
-  TooManyMen,        // more men on the board than the loaded tables cover
-  VerificationFailed // a table disagrees with its successors
+  InvalidFen,         // malformed or illegal FEN (message names the field and the problem)
+  InvalidArgument,    // impossible request (bad material key, depth out of range, ...)
+  InvalidMove,        // a SAN/UCI move that is malformed, illegal or ambiguous
+  Io,                 // file could not be opened/read/written
+  MissingTable,       // a table the answer needs is absent
+  CorruptTable,       // table bytes fail a bounds or checksum check
+  OutOfMemory,        // a large allocation failed
+  TooManyMen,         // more men on the board than the loaded tables cover
+  VerificationFailed  // a table disagrees with its successors
 };
 
 const char* error_code_name(ErrorCode c);

@@ -60,12 +60,12 @@ struct ArraySummary {
 struct TableHeader {
   std::uint32_t version = kFormatVersion;
   std::uint32_t metric = kMetricDthm;
-  std::string material;             // key, e.g. "KRBvKR"
-  std::uint32_t index_scheme = 0;   // 1: pawnless 462 slots, 2: pawns 2048 slots
+  std::string material;            // key, e.g. "KRBvKR"
+  std::uint32_t index_scheme = 0;  // 1: pawnless 462 slots, 2: pawns 2048 slots
   std::uint32_t arrays = kNumArrays;
-  std::uint64_t entries = 0;        // per array
+  std::uint64_t entries = 0;  // per array
   std::uint32_t block_entries = kBlockEntries;
-  std::uint32_t blocks = 0;         // total over all arrays
+  std::uint32_t blocks = 0;  // total over all arrays
   std::uint64_t block_index_offset = 0;
   std::uint64_t file_size = 0;
   std::array<ArraySummary, kNumArrays> summary{};
@@ -127,8 +127,7 @@ class TableFile {
   std::pair<std::uint32_t, std::uint32_t> locate(int array, std::uint64_t idx) const;
 
  private:
-  static Result<TableFile> from_source(std::shared_ptr<const ByteSource> src, const std::string& name,
-                                       FileCheck check);
+  static Result<TableFile> from_source(std::shared_ptr<const ByteSource> src, const std::string& name, FileCheck check);
 
   std::string name_;
   std::shared_ptr<const ByteSource> src_;

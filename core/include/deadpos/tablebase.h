@@ -29,20 +29,20 @@ struct ProbeResult {
   bool black_can_mate() const { return dthm[Color::White].has_value(); }
   // Dead position (FIDE 5.2.2): neither side can be checkmated by any sequence of legal moves.
   bool dead() const { return !dthm[Color::White] && !dthm[Color::Black]; }
-  std::string table;            // canonical material key of the position's table, e.g. "KBvKN"
-  bool castling_search = false; // castling rights: answered by an exact search down to the tables
-  bool en_passant = false;      // an en passant capture was legal and taken into account
+  std::string table;             // canonical material key of the position's table, e.g. "KBvKN"
+  bool castling_search = false;  // castling rights: answered by an exact search down to the tables
+  bool en_passant = false;       // an en passant capture was legal and taken into account
 };
 
 // Result of a game whose player `flagged` ran out of time (FIDE 6.9, with 5.2.2 taking precedence).
 struct FlagVerdict {
   enum class Reason {
-    Checkmate,          // the position is already checkmate: the game ended before the flag
-    Stalemate,          // the position is already stalemate: drawn
-    DeadPosition,       // FIDE 5.2.2: no side can mate; drawn whatever the clock
-    OpponentCannotMate, // FIDE 6.9: the opponent cannot mate by any legal sequence; drawn
-    OpponentCanMate,    // FIDE 6.9: the player who flagged loses
-    Undetermined,       // the analysis budget ran out before the opponent's question was decided
+    Checkmate,           // the position is already checkmate: the game ended before the flag
+    Stalemate,           // the position is already stalemate: drawn
+    DeadPosition,        // FIDE 5.2.2: no side can mate; drawn whatever the clock
+    OpponentCannotMate,  // FIDE 6.9: the opponent cannot mate by any legal sequence; drawn
+    OpponentCanMate,     // FIDE 6.9: the player who flagged loses
+    Undetermined,        // the analysis budget ran out before the opponent's question was decided
   };
   Reason reason;
   std::string result;  // "1-0", "0-1" or "1/2-1/2"; empty when undetermined

@@ -15,12 +15,12 @@
 
 // Always-on check for cheap boundary invariants (style rule 15): prints file:line and aborts.
 // Used only for programmer errors, never for outside input (those return deadpos::Result).
-#define DEADPOS_CHECK(cond)                                                                          \
-  do {                                                                                              \
-    if (!(cond)) {                                                                                  \
-      std::fprintf(stderr, "%s:%d: DEADPOS_CHECK failed: %s\n", __FILE__, __LINE__, #cond);         \
-      std::abort();                                                                                 \
-    }                                                                                               \
+#define DEADPOS_CHECK(cond)                                                                 \
+  do {                                                                                      \
+    if (!(cond)) {                                                                          \
+      std::fprintf(stderr, "%s:%d: DEADPOS_CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                         \
+    }                                                                                       \
   } while (false)
 
 namespace deadpos {
@@ -37,21 +37,16 @@ constexpr int to_index(Color c) { return static_cast<int>(c); }
 enum class PieceType : std::uint8_t { Pawn, Knight, Bishop, Rook, Queen, King };
 inline constexpr int kNumPieceTypes = 6;
 constexpr int to_index(PieceType pt) { return static_cast<int>(pt); }
-inline constexpr std::array<PieceType, 6> kMaterialOrder = {PieceType::King,   PieceType::Queen,
-                                                             PieceType::Rook,   PieceType::Bishop,
-                                                             PieceType::Knight, PieceType::Pawn};
+inline constexpr std::array<PieceType, 6> kMaterialOrder = {PieceType::King,   PieceType::Queen,  PieceType::Rook,
+                                                            PieceType::Bishop, PieceType::Knight, PieceType::Pawn};
 
 // A piece: colour in bit 3, piece type in bits 0-2. kNoPiece marks an empty square.
 //   bits 0-2: PieceType (0..5), bit 3: Color.  Value 15 = no piece.
 enum class Piece : std::uint8_t {};
 inline constexpr Piece kNoPiece = static_cast<Piece>(15);
-constexpr Piece make_piece(Color c, PieceType pt) {
-  return static_cast<Piece>((to_index(c) << 3) | to_index(pt));
-}
+constexpr Piece make_piece(Color c, PieceType pt) { return static_cast<Piece>((to_index(c) << 3) | to_index(pt)); }
 constexpr Color color_of(Piece p) { return static_cast<Color>(static_cast<std::uint8_t>(p) >> 3); }
-constexpr PieceType type_of(Piece p) {
-  return static_cast<PieceType>(static_cast<std::uint8_t>(p) & 7U);
-}
+constexpr PieceType type_of(Piece p) { return static_cast<PieceType>(static_cast<std::uint8_t>(p) & 7U); }
 // 'K','Q','R','B','N','P' for White, lower case for Black.
 char piece_char(Piece p);
 // Upper-case letter of a piece type ('K' ... 'P').
@@ -88,9 +83,7 @@ constexpr Rank rank_of(Square s) { return static_cast<Rank>(to_index(s) >> 3); }
 constexpr int file_index(Square s) { return to_index(s) & 7; }
 constexpr int rank_index(Square s) { return to_index(s) >> 3; }
 // Rank as seen by colour c (White's rank 1 is Black's rank 8).
-constexpr int relative_rank(Color c, Square s) {
-  return c == Color::White ? rank_index(s) : 7 - rank_index(s);
-}
+constexpr int relative_rank(Color c, Square s) { return c == Color::White ? rank_index(s) : 7 - rank_index(s); }
 
 // Symmetries of the board (style rule 7). Each is an involution.
 // flip_vertical: mirror ranks (a1 <-> a8), used with colour swap.
@@ -98,9 +91,7 @@ constexpr Square flip_vertical(Square s) { return static_cast<Square>(to_index(s
 // flip_horizontal: mirror files (a1 <-> h1).
 constexpr Square flip_horizontal(Square s) { return static_cast<Square>(to_index(s) ^ 7); }
 // flip_diagonal: mirror in the a1-h8 diagonal (b1 <-> a2).
-constexpr Square flip_diagonal(Square s) {
-  return static_cast<Square>(((to_index(s) >> 3) | (to_index(s) << 3)) & 63);
-}
+constexpr Square flip_diagonal(Square s) { return static_cast<Square>(((to_index(s) >> 3) | (to_index(s) << 3)) & 63); }
 
 constexpr Bitboard square_bb(Square s) { return Bitboard{1} << to_index(s); }
 
@@ -121,8 +112,7 @@ class Move {
   enum class Kind : std::uint8_t { Normal, Promotion, EnPassant, Castling };
 
   constexpr Move() = default;
-  static constexpr Move make(Square from, Square to, Kind kind = Kind::Normal,
-                             PieceType promo = PieceType::Knight) {
+  static constexpr Move make(Square from, Square to, Kind kind = Kind::Normal, PieceType promo = PieceType::Knight) {
     const int promo_bits = kind == Kind::Promotion ? to_index(promo) - to_index(PieceType::Knight) : 0;
     return Move(static_cast<std::uint16_t>(to_index(from) | (to_index(to) << 6) | (promo_bits << 12) |
                                            (static_cast<int>(kind) << 14)));
@@ -169,9 +159,7 @@ class MoveList {
  public:
   static constexpr int kCapacity = 256;
   MoveList() {}  // NOLINT: no member initialisers on purpose
-  MoveList(const MoveList& o) : size_(o.size_) {
-    std::copy(o.moves_, o.moves_ + o.size_, moves_);
-  }
+  MoveList(const MoveList& o) : size_(o.size_) { std::copy(o.moves_, o.moves_ + o.size_, moves_); }
   MoveList& operator=(const MoveList& o) {
     size_ = o.size_;
     std::copy(o.moves_, o.moves_ + o.size_, moves_);

@@ -67,8 +67,8 @@ using ProgressFn = std::function<void(const Progress&)>;
 // Statistics of one table, in raw positions (no symmetry reduction: every placement of the men
 // counts once, identical men unordered), per side to move (index 0 White, 1 Black).
 struct SideStats {
-  std::uint64_t positions = 0;    // potentially legal positions
-  std::uint64_t checkmates = 0;   // side to move checkmated
+  std::uint64_t positions = 0;   // potentially legal positions
+  std::uint64_t checkmates = 0;  // side to move checkmated
   std::uint64_t stalemates = 0;
   std::uint64_t white_can_mate = 0;  // DTHM of Black finite
   std::uint64_t black_can_mate = 0;  // DTHM of White finite
@@ -168,8 +168,8 @@ struct GenerateOptions {
   std::function<void(const TableStats&)> on_table_written;
 };
 struct GenerateResult {
-  std::vector<TableStats> built;       // tables generated in this run
-  std::vector<std::string> skipped;    // tables present and intact (checksums verified)
+  std::vector<TableStats> built;                 // tables generated in this run
+  std::vector<std::string> skipped;              // tables present and intact (checksums verified)
   std::vector<std::string> removed_temporaries;  // paths of stale temporary files removed
 };
 // Builds the targets and every missing subtable, in dependency order, writing <KEY>.json and
