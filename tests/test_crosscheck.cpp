@@ -115,12 +115,8 @@ Board apply(const Board& b, Move m) {
   const Color us = color_of(moving);
   set(n, m.from(), kNoPiece);
   switch (m.kind()) {
-    case Move::Kind::Normal:
-      set(n, m.to(), moving);
-      break;
-    case Move::Kind::Promotion:
-      set(n, m.to(), make_piece(us, m.promotion()));
-      break;
+    case Move::Kind::Normal: set(n, m.to(), moving); break;
+    case Move::Kind::Promotion: set(n, m.to(), make_piece(us, m.promotion())); break;
     case Move::Kind::EnPassant:
       set(n, m.to(), moving);
       set(n, sq(file_index(m.to()), rank_index(m.from())), kNoPiece);

@@ -14,24 +14,15 @@ namespace deadpos::cli {
 
 int exit_code(ErrorCode c) {
   switch (c) {
-    case ErrorCode::InvalidFen:
-      return 3;
-    case ErrorCode::InvalidArgument:
-      return 4;
-    case ErrorCode::Io:
-      return 5;
-    case ErrorCode::MissingTable:
-      return 6;
-    case ErrorCode::CorruptTable:
-      return 7;
-    case ErrorCode::VerificationFailed:
-      return 8;
-    case ErrorCode::OutOfMemory:
-      return 9;
-    case ErrorCode::InvalidMove:
-      return 10;
-    case ErrorCode::TooManyMen:
-      return 11;
+    case ErrorCode::InvalidFen: return 3;
+    case ErrorCode::InvalidArgument: return 4;
+    case ErrorCode::Io: return 5;
+    case ErrorCode::MissingTable: return 6;
+    case ErrorCode::CorruptTable: return 7;
+    case ErrorCode::VerificationFailed: return 8;
+    case ErrorCode::OutOfMemory: return 9;
+    case ErrorCode::InvalidMove: return 10;
+    case ErrorCode::TooManyMen: return 11;
   }
   return kExitInternal;
 }
@@ -218,32 +209,11 @@ namespace {
 const char* side_name(Color c) { return c == Color::White ? "White" : "Black"; }
 const char* side_id(Color c) { return c == Color::White ? "white" : "black"; }
 
-const char* flag_reason_id(FlagVerdict::Reason r) {
-  switch (r) {
-    case FlagVerdict::Reason::Checkmate:
-      return "checkmate";
-    case FlagVerdict::Reason::Stalemate:
-      return "stalemate";
-    case FlagVerdict::Reason::DeadPosition:
-      return "dead-position";
-    case FlagVerdict::Reason::OpponentCannotMate:
-      return "opponent-cannot-mate";
-    case FlagVerdict::Reason::OpponentCanMate:
-      return "opponent-can-mate";
-    case FlagVerdict::Reason::Undetermined:
-      return "undetermined";
-  }
-  return "?";
-}
-
 const char* rule_text(AnalysisRule r) {
   switch (r) {
-    case AnalysisRule::None:
-      return "none";
-    case AnalysisRule::LoneKing:
-      return "it has only its king and no pawn";
-    case AnalysisRule::SameColouredBishops:
-      return "only bishops on squares of one colour, no pawns";
+    case AnalysisRule::None: return "none";
+    case AnalysisRule::LoneKing: return "it has only its king and no pawn";
+    case AnalysisRule::SameColouredBishops: return "only bishops on squares of one colour, no pawns";
     case AnalysisRule::OneColourBishops:
       return "it has only bishops of one colour, the other side only queens, rooks and bishops of that colour";
     case AnalysisRule::NoCheckmatePlacement:
@@ -264,8 +234,7 @@ std::string side_text(Color winner, const MateAnswer& m) {
     case Method::Exhausted:
       return w + " cannot checkmate (all " + count_of(m.positions, "reachable position", "reachable positions") +
              " searched)";
-    case Method::Rule:
-      return w + " cannot checkmate (rule: " + rule_text(m.rule) + ")";
+    case Method::Rule: return w + " cannot checkmate (rule: " + rule_text(m.rule) + ")";
     case Method::Undetermined:
       if (m.budget == BudgetKind::OutOfMemory) {
         return w + ": undetermined (out of memory after " + count_of(m.positions, "position", "positions") + ")";
@@ -280,19 +249,14 @@ nlohmann::json how_json(const MateAnswer& m) {
   nlohmann::json j;
   j["method"] = method_name(m.method);
   switch (m.method) {
-    case Method::Table:
-      break;
+    case Method::Table: break;
     case Method::Search:
       j["line_plies"] = m.plies;
       j["shortest"] = m.shortest;
       j["positions"] = m.positions;
       break;
-    case Method::Exhausted:
-      j["positions"] = m.positions;
-      break;
-    case Method::Rule:
-      j["rule"] = rule_name(m.rule);
-      break;
+    case Method::Exhausted: j["positions"] = m.positions; break;
+    case Method::Rule: j["rule"] = rule_name(m.rule); break;
     case Method::Undetermined:
       j["budget"] = budget_name(m.budget);
       j["positions"] = m.positions;
@@ -391,7 +355,7 @@ nlohmann::json probe_json(std::string_view input, const ProbeAnswer& a) {
   if (a.verdict) {
     j["flag"] = {{"flagged", side_id(*a.flagged)},
                  {"result", a.verdict->result.empty() ? json(nullptr) : json(a.verdict->result)},
-                 {"reason", flag_reason_id(a.verdict->reason)},
+                 {"reason", flag_reason_name(a.verdict->reason)},
                  {"text", flag_reason_text(a.verdict->reason)}};
   }
   if (a.want_lines) {

@@ -31,48 +31,33 @@ namespace deadpos {
 
 const char* method_name(Method m) {
   switch (m) {
-    case Method::Table:
-      return "table";
-    case Method::Search:
-      return "search";
-    case Method::Exhausted:
-      return "exhausted";
-    case Method::Rule:
-      return "rule";
-    case Method::Undetermined:
-      return "undetermined";
+    case Method::Table: return "table";
+    case Method::Search: return "search";
+    case Method::Exhausted: return "exhausted";
+    case Method::Rule: return "rule";
+    case Method::Undetermined: return "undetermined";
   }
   return "?";
 }
 
 const char* rule_name(AnalysisRule r) {
   switch (r) {
-    case AnalysisRule::None:
-      return "none";
-    case AnalysisRule::LoneKing:
-      return "lone-king";
-    case AnalysisRule::SameColouredBishops:
-      return "same-coloured-bishops";
-    case AnalysisRule::NoCheckmatePlacement:
-      return "no-checkmate-placement";
-    case AnalysisRule::OneColourBishops:
-      return "one-colour-bishops";
+    case AnalysisRule::None: return "none";
+    case AnalysisRule::LoneKing: return "lone-king";
+    case AnalysisRule::SameColouredBishops: return "same-coloured-bishops";
+    case AnalysisRule::NoCheckmatePlacement: return "no-checkmate-placement";
+    case AnalysisRule::OneColourBishops: return "one-colour-bishops";
   }
   return "?";
 }
 
 const char* budget_name(BudgetKind b) {
   switch (b) {
-    case BudgetKind::None:
-      return "none";
-    case BudgetKind::Nodes:
-      return "nodes";
-    case BudgetKind::Time:
-      return "time";
-    case BudgetKind::Memory:
-      return "memory";
-    case BudgetKind::OutOfMemory:
-      return "out-of-memory";
+    case BudgetKind::None: return "none";
+    case BudgetKind::Nodes: return "nodes";
+    case BudgetKind::Time: return "time";
+    case BudgetKind::Memory: return "memory";
+    case BudgetKind::OutOfMemory: return "out-of-memory";
   }
   return "?";
 }

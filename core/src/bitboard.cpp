@@ -175,16 +175,12 @@ const MagicInit& ensure_magics() {
 
 Bitboard sliding_attack(PieceType pt, Square s, Bitboard occupied) {
   switch (pt) {
-    case PieceType::Bishop:
-      return ray_attack(kBishopDirs, s, occupied);
-    case PieceType::Rook:
-      return ray_attack(kRookDirs, s, occupied);
-    case PieceType::Queen:
-      return ray_attack(kBishopDirs, s, occupied) | ray_attack(kRookDirs, s, occupied);
+    case PieceType::Bishop: return ray_attack(kBishopDirs, s, occupied);
+    case PieceType::Rook: return ray_attack(kRookDirs, s, occupied);
+    case PieceType::Queen: return ray_attack(kBishopDirs, s, occupied) | ray_attack(kRookDirs, s, occupied);
     case PieceType::Pawn:
     case PieceType::Knight:
-    case PieceType::King:
-      break;
+    case PieceType::King: break;
   }
   assert(false && "sliding_attack: not a slider");
   return 0;
@@ -192,18 +188,12 @@ Bitboard sliding_attack(PieceType pt, Square s, Bitboard occupied) {
 
 Bitboard piece_attacks(PieceType pt, Square s, Bitboard occupied) {
   switch (pt) {
-    case PieceType::Knight:
-      return knight_attacks(s);
-    case PieceType::Bishop:
-      return bishop_attacks(s, occupied);
-    case PieceType::Rook:
-      return rook_attacks(s, occupied);
-    case PieceType::Queen:
-      return queen_attacks(s, occupied);
-    case PieceType::King:
-      return king_attacks(s);
-    case PieceType::Pawn:
-      break;
+    case PieceType::Knight: return knight_attacks(s);
+    case PieceType::Bishop: return bishop_attacks(s, occupied);
+    case PieceType::Rook: return rook_attacks(s, occupied);
+    case PieceType::Queen: return queen_attacks(s, occupied);
+    case PieceType::King: return king_attacks(s);
+    case PieceType::Pawn: break;
   }
   assert(false && "piece_attacks: pawns need a colour");
   return 0;

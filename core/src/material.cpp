@@ -63,8 +63,7 @@ Result<Material> Material::parse(std::string_view key) {
           r = 5;
           pt = PieceType::Pawn;
           break;
-        default:
-          return bad(std::string("unknown piece letter '") + ch + "' (use K Q R B N P)");
+        default: return bad(std::string("unknown piece letter '") + ch + "' (use K Q R B N P)");
       }
       if (r < last_rank) return bad("men must be listed in the order K Q R B N P");
       last_rank = r;

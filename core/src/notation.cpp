@@ -10,19 +10,14 @@ namespace {
 std::optional<PieceType> promo_from_char(char c) {
   switch (c) {
     case 'q':
-    case 'Q':
-      return PieceType::Queen;
+    case 'Q': return PieceType::Queen;
     case 'r':
-    case 'R':
-      return PieceType::Rook;
+    case 'R': return PieceType::Rook;
     case 'b':
-    case 'B':
-      return PieceType::Bishop;
+    case 'B': return PieceType::Bishop;
     case 'n':
-    case 'N':
-      return PieceType::Knight;
-    default:
-      return std::nullopt;
+    case 'N': return PieceType::Knight;
+    default: return std::nullopt;
   }
 }
 
@@ -113,23 +108,12 @@ Result<Move> parse_san(const Position& pos, std::string_view san) {
   std::size_t i = 0;
   if (t[0] >= 'A' && t[0] <= 'Z') {
     switch (t[0]) {
-      case 'K':
-        pt = PieceType::King;
-        break;
-      case 'Q':
-        pt = PieceType::Queen;
-        break;
-      case 'R':
-        pt = PieceType::Rook;
-        break;
-      case 'B':
-        pt = PieceType::Bishop;
-        break;
-      case 'N':
-        pt = PieceType::Knight;
-        break;
-      default:
-        return move_error(san, std::string("unknown piece letter '") + t[0] + "'");
+      case 'K': pt = PieceType::King; break;
+      case 'Q': pt = PieceType::Queen; break;
+      case 'R': pt = PieceType::Rook; break;
+      case 'B': pt = PieceType::Bishop; break;
+      case 'N': pt = PieceType::Knight; break;
+      default: return move_error(san, std::string("unknown piece letter '") + t[0] + "'");
     }
     i = 1;
   }

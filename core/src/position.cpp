@@ -29,25 +29,18 @@ Error fen_error(FenProblem p, const std::string& detail) {
 std::optional<PieceType> piece_type_from_char(char c) {
   switch (c) {
     case 'p':
-    case 'P':
-      return PieceType::Pawn;
+    case 'P': return PieceType::Pawn;
     case 'n':
-    case 'N':
-      return PieceType::Knight;
+    case 'N': return PieceType::Knight;
     case 'b':
-    case 'B':
-      return PieceType::Bishop;
+    case 'B': return PieceType::Bishop;
     case 'r':
-    case 'R':
-      return PieceType::Rook;
+    case 'R': return PieceType::Rook;
     case 'q':
-    case 'Q':
-      return PieceType::Queen;
+    case 'Q': return PieceType::Queen;
     case 'k':
-    case 'K':
-      return PieceType::King;
-    default:
-      return std::nullopt;
+    case 'K': return PieceType::King;
+    default: return std::nullopt;
   }
 }
 
@@ -70,38 +63,22 @@ bool parse_counter(std::string_view s, int min, int& out) {
 
 const char* fen_problem_name(FenProblem p) {
   switch (p) {
-    case FenProblem::FieldCount:
-      return "field-count";
-    case FenProblem::BadPieceChar:
-      return "bad-piece-char";
-    case FenProblem::RankCount:
-      return "rank-count";
-    case FenProblem::RankLength:
-      return "rank-length";
-    case FenProblem::BadSideToMove:
-      return "bad-side-to-move";
-    case FenProblem::BadCastlingField:
-      return "bad-castling-field";
-    case FenProblem::BadEnPassantField:
-      return "bad-en-passant-field";
-    case FenProblem::BadCounter:
-      return "bad-counter";
-    case FenProblem::MissingKing:
-      return "missing-king";
-    case FenProblem::ExtraKing:
-      return "extra-king";
-    case FenProblem::PawnOnBackRank:
-      return "pawn-on-back-rank";
-    case FenProblem::TooManyMen:
-      return "too-many-men";
-    case FenProblem::OpponentInCheck:
-      return "opponent-in-check";
-    case FenProblem::KingsAdjacent:
-      return "kings-adjacent";
-    case FenProblem::CastlingInconsistent:
-      return "castling-inconsistent";
-    case FenProblem::EnPassantImpossible:
-      return "en-passant-impossible";
+    case FenProblem::FieldCount: return "field-count";
+    case FenProblem::BadPieceChar: return "bad-piece-char";
+    case FenProblem::RankCount: return "rank-count";
+    case FenProblem::RankLength: return "rank-length";
+    case FenProblem::BadSideToMove: return "bad-side-to-move";
+    case FenProblem::BadCastlingField: return "bad-castling-field";
+    case FenProblem::BadEnPassantField: return "bad-en-passant-field";
+    case FenProblem::BadCounter: return "bad-counter";
+    case FenProblem::MissingKing: return "missing-king";
+    case FenProblem::ExtraKing: return "extra-king";
+    case FenProblem::PawnOnBackRank: return "pawn-on-back-rank";
+    case FenProblem::TooManyMen: return "too-many-men";
+    case FenProblem::OpponentInCheck: return "opponent-in-check";
+    case FenProblem::KingsAdjacent: return "kings-adjacent";
+    case FenProblem::CastlingInconsistent: return "castling-inconsistent";
+    case FenProblem::EnPassantImpossible: return "en-passant-impossible";
   }
   return "?";
 }
@@ -176,18 +153,10 @@ Result<Placement> Placement::parse_fen(std::string_view fen) {
     for (char c : f[2]) {
       std::uint8_t bit = 0;
       switch (c) {
-        case 'K':
-          bit = kWhiteOO;
-          break;
-        case 'Q':
-          bit = kWhiteOOO;
-          break;
-        case 'k':
-          bit = kBlackOO;
-          break;
-        case 'q':
-          bit = kBlackOOO;
-          break;
+        case 'K': bit = kWhiteOO; break;
+        case 'Q': bit = kWhiteOOO; break;
+        case 'k': bit = kBlackOO; break;
+        case 'q': bit = kBlackOOO; break;
         default:
           return fen_error(FenProblem::BadCastlingField, "castling field '" + shown_text(f[2]) + "' has '" +
                                                              shown_text(std::string_view(&c, 1)) +
@@ -460,20 +429,13 @@ namespace {
 // Castling rights lost when a move touches a square (king or rook origin).
 constexpr std::uint8_t castling_mask(Square s) {
   switch (s) {
-    case Square::E1:
-      return kWhiteOO | kWhiteOOO;
-    case Square::H1:
-      return kWhiteOO;
-    case Square::A1:
-      return kWhiteOOO;
-    case Square::E8:
-      return kBlackOO | kBlackOOO;
-    case Square::H8:
-      return kBlackOO;
-    case Square::A8:
-      return kBlackOOO;
-    default:
-      return 0;
+    case Square::E1: return kWhiteOO | kWhiteOOO;
+    case Square::H1: return kWhiteOO;
+    case Square::A1: return kWhiteOOO;
+    case Square::E8: return kBlackOO | kBlackOOO;
+    case Square::H8: return kBlackOO;
+    case Square::A8: return kBlackOOO;
+    default: return 0;
   }
 }
 }  // namespace
@@ -599,24 +561,15 @@ bool Position::is_ok() const {
 
 const char* error_code_name(ErrorCode c) {
   switch (c) {
-    case ErrorCode::InvalidFen:
-      return "invalid FEN";
-    case ErrorCode::InvalidArgument:
-      return "invalid argument";
-    case ErrorCode::InvalidMove:
-      return "invalid move";
-    case ErrorCode::Io:
-      return "I/O error";
-    case ErrorCode::MissingTable:
-      return "missing table";
-    case ErrorCode::CorruptTable:
-      return "corrupt table";
-    case ErrorCode::OutOfMemory:
-      return "out of memory";
-    case ErrorCode::TooManyMen:
-      return "too many men";
-    case ErrorCode::VerificationFailed:
-      return "verification failed";
+    case ErrorCode::InvalidFen: return "invalid FEN";
+    case ErrorCode::InvalidArgument: return "invalid argument";
+    case ErrorCode::InvalidMove: return "invalid move";
+    case ErrorCode::Io: return "I/O error";
+    case ErrorCode::MissingTable: return "missing table";
+    case ErrorCode::CorruptTable: return "corrupt table";
+    case ErrorCode::OutOfMemory: return "out of memory";
+    case ErrorCode::TooManyMen: return "too many men";
+    case ErrorCode::VerificationFailed: return "verification failed";
   }
   return "?";
 }

@@ -33,12 +33,22 @@ using internal::position_key;
 using internal::PositionKey;
 using internal::Values;
 
+const char* flag_reason_name(FlagVerdict::Reason r) {
+  switch (r) {
+    case FlagVerdict::Reason::Checkmate: return "checkmate";
+    case FlagVerdict::Reason::Stalemate: return "stalemate";
+    case FlagVerdict::Reason::DeadPosition: return "dead-position";
+    case FlagVerdict::Reason::OpponentCannotMate: return "opponent-cannot-mate";
+    case FlagVerdict::Reason::OpponentCanMate: return "opponent-can-mate";
+    case FlagVerdict::Reason::Undetermined: return "undetermined";
+  }
+  return "?";
+}
+
 const char* flag_reason_text(FlagVerdict::Reason r) {
   switch (r) {
-    case FlagVerdict::Reason::Checkmate:
-      return "the position is checkmate: the game was already over";
-    case FlagVerdict::Reason::Stalemate:
-      return "the position is stalemate: the game was already drawn";
+    case FlagVerdict::Reason::Checkmate: return "the position is checkmate: the game was already over";
+    case FlagVerdict::Reason::Stalemate: return "the position is stalemate: the game was already drawn";
     case FlagVerdict::Reason::DeadPosition:
       return "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
     case FlagVerdict::Reason::OpponentCannotMate:

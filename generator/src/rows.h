@@ -65,18 +65,12 @@ static_assert([] {
 // was 6% of generation time on KRBvKR).
 inline Bitboard attacks_of(PieceType pt, Square s, Bitboard occ) {
   switch (pt) {
-    case PieceType::Knight:
-      return knight_attacks(s);
-    case PieceType::Bishop:
-      return bishop_attacks(s, occ);
-    case PieceType::Rook:
-      return rook_attacks(s, occ);
-    case PieceType::Queen:
-      return queen_attacks(s, occ);
-    case PieceType::King:
-      return king_attacks(s);
-    case PieceType::Pawn:
-      break;
+    case PieceType::Knight: return knight_attacks(s);
+    case PieceType::Bishop: return bishop_attacks(s, occ);
+    case PieceType::Rook: return rook_attacks(s, occ);
+    case PieceType::Queen: return queen_attacks(s, occ);
+    case PieceType::King: return king_attacks(s);
+    case PieceType::Pawn: break;
   }
   assert(false && "attacks_of: pawns need a colour");
   return 0;

@@ -85,24 +85,12 @@ bool may_leave_table(const Position& pos) {
     const Square s = sq[static_cast<std::size_t>(j)];
     Bitboard a = 0;
     switch (type_of(p)) {
-      case PieceType::Pawn:
-        a = pawn_attacks(by, s);
-        break;
-      case PieceType::Knight:
-        a = knight_attacks(s);
-        break;
-      case PieceType::Bishop:
-        a = bishop_attacks(s, occ);
-        break;
-      case PieceType::Rook:
-        a = rook_attacks(s, occ);
-        break;
-      case PieceType::Queen:
-        a = queen_attacks(s, occ);
-        break;
-      case PieceType::King:
-        a = king_attacks(s);
-        break;
+      case PieceType::Pawn: a = pawn_attacks(by, s); break;
+      case PieceType::Knight: a = knight_attacks(s); break;
+      case PieceType::Bishop: a = bishop_attacks(s, occ); break;
+      case PieceType::Rook: a = rook_attacks(s, occ); break;
+      case PieceType::Queen: a = queen_attacks(s, occ); break;
+      case PieceType::King: a = king_attacks(s); break;
     }
     if (a & square_bb(target)) return true;
   }
@@ -281,18 +269,12 @@ struct InitCtx {
 // Attacks of a man of colour c and type pt on square s (pawns need the colour).
 inline Bitboard man_attacks(Color c, PieceType pt, Square s, Bitboard occ) {
   switch (pt) {
-    case PieceType::Pawn:
-      return pawn_attacks(c, s);
-    case PieceType::Knight:
-      return knight_attacks(s);
-    case PieceType::Bishop:
-      return bishop_attacks(s, occ);
-    case PieceType::Rook:
-      return rook_attacks(s, occ);
-    case PieceType::Queen:
-      return queen_attacks(s, occ);
-    case PieceType::King:
-      return king_attacks(s);
+    case PieceType::Pawn: return pawn_attacks(c, s);
+    case PieceType::Knight: return knight_attacks(s);
+    case PieceType::Bishop: return bishop_attacks(s, occ);
+    case PieceType::Rook: return rook_attacks(s, occ);
+    case PieceType::Queen: return queen_attacks(s, occ);
+    case PieceType::King: return king_attacks(s);
   }
   return 0;
 }
@@ -857,24 +839,12 @@ std::uint64_t push_entry(const Level& l, std::uint64_t i, const TableIndex::Squa
     //      Q; `from` never blocks its own line);
     const Bitboard occ_wo = occ ^ square_bb(to);
     switch (pt) {
-      case PieceType::Pawn:
-        from_set &= ~pawn_attacks(s, king);
-        break;
-      case PieceType::Knight:
-        from_set &= ~knight_attacks(king);
-        break;
-      case PieceType::Bishop:
-        from_set &= ~bishop_attacks(king, occ_wo);
-        break;
-      case PieceType::Rook:
-        from_set &= ~rook_attacks(king, occ_wo);
-        break;
-      case PieceType::Queen:
-        from_set &= ~queen_attacks(king, occ_wo);
-        break;
-      case PieceType::King:
-        from_set &= ~king_attacks(king);
-        break;
+      case PieceType::Pawn: from_set &= ~pawn_attacks(s, king); break;
+      case PieceType::Knight: from_set &= ~knight_attacks(king); break;
+      case PieceType::Bishop: from_set &= ~bishop_attacks(king, occ_wo); break;
+      case PieceType::Rook: from_set &= ~rook_attacks(king, occ_wo); break;
+      case PieceType::Queen: from_set &= ~queen_attacks(king, occ_wo); break;
+      case PieceType::King: from_set &= ~king_attacks(king); break;
     }
     //  (b) another slider of the mover whose line to the king is open once `to` is empty must
     //      be blocked by the man on `from`; another pawn or knight of the mover giving check in

@@ -95,18 +95,12 @@ bool may_give_check(const Position& pos, Move m) {
   const Bitboard occ = (pos.pieces() ^ square_bb(from)) | square_bb(to);
   const Bitboard k = square_bb(ksq);
   switch (type_of(pos.piece_on(from))) {
-    case PieceType::Pawn:
-      return (pawn_attacks(us, to) & k) != 0;
-    case PieceType::Knight:
-      return (knight_attacks(to) & k) != 0;
-    case PieceType::Bishop:
-      return (bishop_attacks(to, occ) & k) != 0;
-    case PieceType::Rook:
-      return (rook_attacks(to, occ) & k) != 0;
-    case PieceType::Queen:
-      return (queen_attacks(to, occ) & k) != 0;
-    case PieceType::King:
-      return false;
+    case PieceType::Pawn: return (pawn_attacks(us, to) & k) != 0;
+    case PieceType::Knight: return (knight_attacks(to) & k) != 0;
+    case PieceType::Bishop: return (bishop_attacks(to, occ) & k) != 0;
+    case PieceType::Rook: return (rook_attacks(to, occ) & k) != 0;
+    case PieceType::Queen: return (queen_attacks(to, occ) & k) != 0;
+    case PieceType::King: return false;
   }
   return true;
 }

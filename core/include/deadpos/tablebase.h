@@ -49,6 +49,9 @@ struct FlagVerdict {
   ProbeResult probe;   // Tablebase::flag_verdict only (table answers)
 };
 const char* flag_reason_text(FlagVerdict::Reason r);
+// "checkmate", "stalemate", "dead-position", "opponent-cannot-mate", "opponent-can-mate",
+// "undetermined": the reason's identifier in JSON answers (docs/cli.md).
+const char* flag_reason_name(FlagVerdict::Reason r);
 
 // FIDE 6.9 verdict (5.2.2 first) from an analysis of the position (Tablebase::analyze), for any
 // number of men: Reason::Undetermined when the flagged side's question is undetermined and the
