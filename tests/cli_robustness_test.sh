@@ -3,12 +3,13 @@
 #   usage  cli_robustness_test.sh DEADPOS TABLES_DIR
 #  1. one physical output line per input, whatever bytes the input holds (printable ASCII only,
 #     so readers that split on universal newlines agree), and an echo that cannot pass for an answer;
-#  4. under a tight address-space limit: never an abort (exit 134) — out of memory is exit 9;
+#  4. under a tight address-space limit (probe, generate): never an abort (exit 134) — out of
+#     memory is exit 9;
 #  5. a failed write to standard output is exit 5, never a silent 0;
 #  9. a missing or empty table directory still gives one line per input;
 # 10. --line with a subtable absent that the line does not need: the line is given;
 # 13. a UTF-8 byte order mark before the first EPD line; --epd "" is a usage error (not stdin);
-#     --version; "1 dead position".
+#     --version; "1 dead position"; an unknown subcommand and empty --tables/--out are usage errors.
 set -u
 deadpos=$1
 tables=$2
@@ -72,6 +73,23 @@ else
   done
 fi
 
+# generate under a limit: the compression and OpenMP regions allocate where an exception cannot be
+# caught; out of memory is still exit 9 (or libgomp refusing to create its threads, exit 1).
+if ! ldd "$deadpos" 2>/dev/null | grep -qE 'lib[at]san'; then
+  for v in 12000 16000 18000 19000 20000 22000 26000; do
+    rm -rf "$work/g4"
+    mkdir "$work/g4"
+    (ulimit -v "$v"; exec "$deadpos" generate --max-men 3 --out "$work/g4") >/dev/null 2>"$work/e4"
+    rc=$?
+    case $rc in
+      0|9) ;;
+      1) grep -q '^libgomp: ' "$work/e4" || fail "generate, ulimit -v $v: exit 1: $(head -c 200 "$work/e4")" ;;
+      *) fail "generate, ulimit -v $v: exit $rc: $(grep -v '^K' "$work/e4" | head -c 200)" ;;
+    esac
+    if grep -q 'terminate called' "$work/e4"; then fail "generate, ulimit -v $v: uncaught exception"; fi
+  done
+fi
+
 # --- 5: write failures ------------------------------------------------------------------------------
 if [ -w /dev/full ]; then
   "$deadpos" probe --tables "$tables" "$kvk" >/dev/full 2>"$work/e5"
@@ -123,6 +141,15 @@ rc=$?
 [ $rc = 0 ] && grep -q '^deadpos [0-9]' "$work/o13" || fail "--version: exit $rc: $(cat "$work/o13")"
 "$deadpos" probe --tables "$tables" "$kvk" '8/8/8/8/8/8/2Q5/K6k w - - 0 1' >"$work/o13" 2>&1
 grep -q '; 1 dead position$' "$work/o13" || fail "summary with one dead position: $(tail -1 "$work/o13")"
+
+"$deadpos" bogus >"$work/o13" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q 'unknown subcommand "bogus"' "$work/o13" || fail "unknown subcommand: exit $rc: $(cat "$work/o13")"
+for args in "probe --tables '' '$kvk'" "verify --tables ''" "generate --out '' KvK"; do
+  eval "\"\$deadpos\" $args" >"$work/o13" 2>&1
+  rc=$?
+  [ $rc = 2 ] || fail "$args: exit $rc, expected 2 (usage): $(cat "$work/o13")"
+done
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2

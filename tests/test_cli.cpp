@@ -50,9 +50,9 @@ TEST(Echo, EveryByteGivesOnePrintableLine) {
 TEST(Echo, EscapesAreTheJsonOnes) {
   EXPECT_EQ(one_line("a\nb\rc\td"), "a\\nb\\rc\\td");
   EXPECT_EQ(one_line(std::string("x\0y", 3)), "x\\u0000y");
-  EXPECT_EQ(one_line("\x0b\x0c\x1c\x1d\x1e\x7f"), "\\u000B\\u000C\\u001C\\u001D\\u001E\\u007F");
+  EXPECT_EQ(one_line("\x0b\x0c\x1c\x1d\x1e\x7f"), "\\u000b\\u000c\\u001c\\u001d\\u001e\\u007f");
   EXPECT_EQ(one_line("\xC2\x85|\xE2\x80\xA8|\xE2\x80\xA9"), "\\u0085|\\u2028|\\u2029");
-  EXPECT_EQ(one_line("\xF0\x9F\x98\x80"), "\\uD83D\\uDE00");  // U+1F600 as a UTF-16 surrogate pair
+  EXPECT_EQ(one_line("\xF0\x9F\x98\x80"), "\\ud83d\\ude00");  // U+1F600 as a UTF-16 surrogate pair
   EXPECT_EQ(one_line("\x85"), "\\x85");                       // a lone continuation byte: not UTF-8
   EXPECT_EQ(one_line("\xC0\xAF"), "\\xC0\\xAF");              // overlong '/': not UTF-8
   EXPECT_EQ(one_line("\xED\xA0\x80"), "\\xED\\xA0\\x80");     // a UTF-16 surrogate: not UTF-8
@@ -75,6 +75,10 @@ TEST(Echo, LongInputIsCutAt200Bytes) {
   EXPECT_EQ(quoted_input(in), "\"" + std::string(200, 'x') + "\"... (250 bytes)");
   EXPECT_EQ(json_input(in), std::string(200, 'x') + "... (250 bytes)");
   EXPECT_EQ(quoted_input(std::string(200, 'y')), "\"" + std::string(200, 'y') + "\"");
+  // Not inside a UTF-8 sequence: 199 bytes and a 3-byte U+2028 are cut before the U+2028.
+  const std::string u = std::string(199, 'z') + "\xE2\x80\xA8" + "tail";
+  EXPECT_EQ(quoted_input(u), "\"" + std::string(199, 'z') + "\"... (206 bytes)");
+  EXPECT_EQ(json_input(u), std::string(199, 'z') + "... (206 bytes)");
 }
 
 TEST(Counts, SingularAndPlural) {

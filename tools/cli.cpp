@@ -33,7 +33,7 @@ constexpr std::size_t kMaxEcho = 200;  // bytes of an input echoed back: a runaw
 
 void append_u(std::string& out, std::uint32_t cp) {
   char buf[8];
-  std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(cp));
+  std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));  // lower case, as the JSON lines
   out += buf;
 }
 
@@ -98,6 +98,14 @@ void escape_into(std::string& out, std::string_view s, bool quote) {
   }
 }
 
+// The echoed part: at most kMaxEcho bytes, cut before a UTF-8 sequence rather than inside it.
+std::string_view echoed(std::string_view input) {
+  if (input.size() <= kMaxEcho) return input;
+  std::size_t cut = kMaxEcho;
+  for (int k = 0; k < 3 && cut > 0 && (static_cast<unsigned char>(input[cut]) & 0xC0u) == 0x80u; ++k) --cut;
+  return input.substr(0, cut);
+}
+
 std::string cut_note(std::string_view input) {
   return input.size() > kMaxEcho ? "... (" + std::to_string(input.size()) + " bytes)" : std::string();
 }
@@ -113,12 +121,12 @@ std::string one_line(std::string_view s) {
 
 std::string quoted_input(std::string_view input) {
   std::string out = "\"";
-  escape_into(out, input.substr(0, kMaxEcho), true);
+  escape_into(out, echoed(input), true);
   out += '"';
   return out + cut_note(input);
 }
 
-std::string json_input(std::string_view input) { return std::string(input.substr(0, kMaxEcho)) + cut_note(input); }
+std::string json_input(std::string_view input) { return std::string(echoed(input)) + cut_note(input); }
 
 std::string json_line(const nlohmann::json& j) {
   return j.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
@@ -394,6 +402,9 @@ nlohmann::json probe_error_json(std::string_view input, const Error& e) {
 void ProbeTally::add(const ProbeAnswer& a) {
   const PositionAnalysis& r = a.analysis;
   ++answered;
+  // A line asked for and not given: the verdict stands, but the exit code says what is missing.
+  for (const auto& [mated, m] : shown_lines(a))
+    if (m->line_error && !first_error_code) first_error_code = exit_code(m->line_error->code);
   if (r.dead() == true) ++dead;
   if (!r.white_can_mate() || !r.black_can_mate()) ++undetermined;
   if (!a.verdict) return;

@@ -31,7 +31,7 @@ inline constexpr int kExitUsage = 2;
 int exit_code(ErrorCode c);
 
 // Text as one physical line of printable ASCII: control bytes (C0, DEL) and every byte
-// >= 0x80 are escaped (\\, \n, \r, \t, \u00XX for other controls; valid UTF-8 as \uXXXX, or a
+// >= 0x80 are escaped (\n, \r, \t, \u00xx for other controls; valid UTF-8 as \uXXXX, or a
 // surrogate pair above U+FFFF; a byte that is not part of valid UTF-8 as \xNN). Readers that split
 // on universal newlines (\v, \f, \x1c-\x1e, U+0085, U+2028, U+2029) therefore see one line.
 std::string one_line(std::string_view s);
@@ -103,7 +103,7 @@ struct ProbeTally {
   std::uint64_t flag_wins = 0;          // won by the flagged side's opponent
   std::uint64_t flag_decided = 0;       // checkmate or stalemate on the board
   std::uint64_t flag_undetermined = 0;  // the opponent's question undetermined
-  int first_error_code = 0;             // exit code of the first error, 0 when none
+  int first_error_code = 0;             // exit code of the first error or line not given, else 0
   void add(const ProbeAnswer& a);
   void add(const Error& e);
 };

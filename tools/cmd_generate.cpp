@@ -50,7 +50,7 @@ Subcommand add_generate(CLI::App& app) {
   auto* max_men_opt = cmd->add_option("--max-men", a->max_men, "build every material with up to N men (2..5)")
                           ->check(CLI::Range(2, kMaxGenerateMen));
   cmd->add_option("materials", a->keys, "material keys such as KRvK KBvKN")->excludes(max_men_opt);
-  cmd->add_option("--out", a->out, "table directory (default: tables)");
+  cmd->add_option("--out", a->out, "table directory (default: tables)")->check(kNonEmpty);
   cmd->add_option("--threads", a->threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
   cmd->add_flag("--force", a->force,
                 "rebuild the named tables (with --max-men: all of them) even when present and intact");

@@ -139,7 +139,9 @@ Subcommand add_probe(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("probe", "Answer positions: dead?, who can mate, flag-fall verdict (FIDE 5.2.2, 6.9)");
   cmd->add_option("fens", a->fens, "positions in FEN (quote each); none: read --epd or standard input");
-  cmd->add_option("--tables", a->dirs, "table directory (repeatable; default: tables)")->allow_extra_args(false);
+  cmd->add_option("--tables", a->dirs, "table directory (repeatable; default: tables)")
+      ->allow_extra_args(false)
+      ->check(kNonEmpty);
   a->epd_opt = cmd->add_option("--epd", a->epd, "file with one FEN or EPD per line ('-': standard input)");
   cmd->add_flag("--json", a->json, "one JSON object per line");
   cmd->add_option("--flag", a->flag, "whose flag fell: white, black or stm (the side to move)")

@@ -17,6 +17,8 @@ namespace {
 // a regular one, is the user's to fix.
 std::string repair_hint(const TableVerdict& v, const std::string& dir) {
   if (!Material::parse(v.name)) return "; rename or remove it";
+  // Out of memory says nothing about the file: the repair is more memory (or fewer --threads).
+  if (v.error && v.error->code == ErrorCode::OutOfMemory) return "; retry with more memory or fewer --threads";
   if (v.error && v.error->code == ErrorCode::MissingTable)
     return "; build with: deadpos generate " + v.name + " --out " + dir;
   // Io: a FIFO, a directory, no permission, a read error: generate replaces regular files only.
@@ -100,7 +102,7 @@ Subcommand add_verify(CLI::App& app) {
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("verify", "Re-derive every entry of tables from their successors");
   cmd->add_option("materials", a->keys, "material keys (default: every table in --tables)");
-  cmd->add_option("--tables", a->dir, "table directory (default: tables)");
+  cmd->add_option("--tables", a->dir, "table directory (default: tables)")->check(kNonEmpty);
   cmd->add_option("--threads", a->threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
   return {cmd, [a] { return run_verify(a->dir, a->keys, a->threads); }};
 }

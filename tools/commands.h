@@ -15,6 +15,12 @@ struct Subcommand {
   std::function<int()> run;  // called once, after a successful parse
 };
 
+// Option check: an empty directory or file name (e.g. --tables "") is a usage error, not a
+// directory named "".
+inline const CLI::Validator kNonEmpty(
+    [](std::string& s) { return s.empty() ? std::string("an empty name is not a directory or file") : std::string(); },
+    "NON-EMPTY", "non-empty");
+
 Subcommand add_perft(CLI::App& app);
 Subcommand add_fen(CLI::App& app);
 Subcommand add_generate(CLI::App& app);

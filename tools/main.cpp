@@ -2,8 +2,12 @@
 // the one given. Every error leaves as one line and an exit code (docs/cli.md); nothing escapes as
 // an uncaught exception.
 #include <cstdio>
+#include <exception>
 #include <iostream>
 #include <new>
+#include <string_view>
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
@@ -16,12 +20,45 @@
 
 namespace {
 
+// std::terminate's handler: an exception that cannot be caught in main (thrown inside an OpenMP
+// parallel region, whose threads cannot pass it on, or through a noexcept function) still leaves
+// as one line and its exit code; std::bad_alloc is out of memory (exit 9). Temporaries of an
+// interrupted generate are removed by the next run; written tables are never touched.
+[[noreturn]] void on_terminate() {
+  int code = deadpos::cli::kExitInternal;
+  const char* what = "deadpos: internal error: terminated\n";
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      code = deadpos::cli::exit_code(deadpos::ErrorCode::OutOfMemory);
+      what = "deadpos: out of memory: out of memory\n";
+    } catch (...) {
+      what = "deadpos: internal error: uncaught exception\n";
+    }
+  }
+  std::fflush(stdout);  // the lines answered so far
+  std::fputs(what, stderr);
+  ::_exit(code);
+}
+
+// "deadpos bogus": CLI11 would only say that a subcommand is required.
+bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == argv[1]) return false;
+  std::cerr << "deadpos: usage: unknown subcommand \"" << deadpos::cli::one_line(argv[1])
+            << "\" (perft, fen, generate, verify, probe; see deadpos --help)\n";
+  return true;
+}
+
 int run(int argc, char** argv) {
   using namespace deadpos::cli;
   CLI::App app{"deadpos: exact dead-position and helpmate tablebases for chess endings"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("deadpos ") + DEADPOS_VERSION);
   const Subcommand commands[] = {add_perft(app), add_fen(app), add_generate(app), add_verify(app), add_probe(app)};
+  if (unknown_subcommand(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -43,6 +80,7 @@ int main(int argc, char** argv) {
   // Anything thrown is a defect or an exhausted resource (std::bad_alloc outside the places that
   // report OutOfMemory as a value, e.g. under `ulimit -v`): one line and its exit code, never an
   // uncaught abort. The handlers allocate nothing.
+  std::set_terminate(on_terminate);
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -138,6 +138,7 @@ Status write_table(const std::string& path, const TableIndex& index,
   // bytes as the raw arrays until the write (it doubled the peak memory of generate).
   std::vector<std::vector<std::byte>> comp(blocks);
   bool failed = false;
+  bool out_of_memory = false;  // zstd could not allocate its context
 #pragma omp parallel
   {
     std::vector<std::byte> scratch(ZSTD_compressBound(kBlockEntries));
@@ -147,7 +148,10 @@ Status write_table(const std::string& path, const TableIndex& index,
       const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
       const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
       const std::size_t r = ZSTD_compress(scratch.data(), scratch.size(), arrays[a].data() + first, len, zstd_level);
-      if (ZSTD_isError(r)) {
+      if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
+#pragma omp atomic write
+        out_of_memory = true;
+      } else if (ZSTD_isError(r)) {
 #pragma omp atomic write
         failed = true;
       } else {
@@ -155,6 +159,7 @@ Status write_table(const std::string& path, const TableIndex& index,
       }
     }
   }
+  if (out_of_memory) return make_error(ErrorCode::OutOfMemory, path + ": out of memory while compressing");
   if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
 
   std::uint64_t offset = kHeaderBytes;

@@ -203,6 +203,13 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
     }
     // A damaged subtable makes this table's check meaningless: find the first one.
     set.retain_only(m.successors());
+    // How a subtable that could not be used is described: absent, unreadable for lack of memory
+    // (the file may be intact), or damaged.
+    const auto state_word = [](ErrorCode c) {
+      return c == ErrorCode::MissingTable  ? "missing"
+             : c == ErrorCode::OutOfMemory ? "not loadable (out of memory)"
+                                           : "damaged";
+    };
     for (const Material& s : m.successors()) {
       const std::string sk = s.key();
       if (auto it = verdict_of.find(sk); it != verdict_of.end() && out[it->second].state != State::Ok) {
@@ -210,8 +217,8 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
         v.state = State::NotChecked;
         v.damaged = sv.state == State::NotChecked ? sv.damaged : sk;
         const std::string what = sv.state == State::NotChecked
-                                     ? "was not checked (" + sv.damaged + " is damaged)"
-                                     : (sv.error->code == ErrorCode::MissingTable ? "is missing" : "is damaged");
+                                     ? "was not checked (" + sv.damaged + " is " + state_word(sv.error->code) + ")"
+                                     : std::string("is ") + state_word(sv.error->code);
         v.error = make_error(sv.error->code, "subtable " + sk + " " + what);
         break;
       }
@@ -223,9 +230,8 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       }
       v.state = State::NotChecked;
       v.damaged = sk;
-      v.error = make_error(bad->second.code, "subtable " + sk + " is " +
-                                                 (bad->second.code == ErrorCode::MissingTable ? "missing" : "damaged") +
-                                                 " (" + bad->second.message + ")");
+      v.error = make_error(bad->second.code,
+                           "subtable " + sk + " is " + state_word(bad->second.code) + " (" + bad->second.message + ")");
       break;
     }
     if (v.state == State::Ok) {
