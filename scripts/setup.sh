@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 # clang + libclang-rt-14-dev: libFuzzer and its sanitizer runtimes (scripts/fuzz.sh); GCC's TSan
 # runtime (libtsan2) comes with build-essential. clang-format: the format check of scripts/test.sh.
+# python3: the shell tests use it (an independent XXH64 in generate_cli_test.sh).
 packages=(build-essential cmake ninja-build pkg-config git libomp-dev libzstd-dev libxxhash-dev
-          libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev clang-format)
+          libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev clang-format
+          python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

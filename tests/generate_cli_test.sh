@@ -203,6 +203,24 @@ kill -KILL "$gen" 2>/dev/null
 wait "$gen" 2>/dev/null
 expect_in out "KvK      White to move:" "statistics of a killed run"
 
+# --- a kept table whose statistics were deleted gets them back from the table ---------------------
+d="$work/restore"
+run generate --max-men 3 --out "$d"
+rc=$?
+expect_rc 0 "generate --max-men 3 (for the statistics check)"
+cp "$d/KRvK.json" "$work/KRvK.json.first"
+rm "$d/KRvK.json"
+run generate --max-men 3 --out "$d"
+rc=$?
+expect_rc 0 "generate after KRvK.json was deleted"
+expect_in out "KRvK.json was missing: statistics recomputed from KRvK.dpt" "statistics restored"
+expect_in out "built 0 tables" "statistics restored without solving"
+# The counts are the table's: the same as when it was built (seconds and memory aside).
+strip() { grep -vE '"(seconds|peak_rss_bytes)"' "$1"; }
+if [ ! -f "$d/KRvK.json" ] || [ "$(strip "$d/KRvK.json")" != "$(strip "$work/KRvK.json.first")" ]; then
+  fail "restored KRvK.json differs from the one written with the table"
+fi
+
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)"
   exit 1

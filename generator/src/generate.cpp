@@ -149,6 +149,24 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     const std::string path = opt.out_dir + "/" + table_file_name(m);
     if (!(opt.force && is_target(m)) && std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
+        // Every table we write has its statistics beside it (written first); one that lost them
+        // (deleted by hand) gets them back from the table itself, not by solving it again.
+        const std::string json = opt.out_dir + "/" + m.key() + ".json";
+        if (!std::filesystem::exists(json, ec)) {
+          if (!writable) {
+            if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
+            writable = true;
+          }
+          auto t = load_table(path, m);
+          if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
+          reset_peak_rss();
+          const auto t0 = std::chrono::steady_clock::now();
+          TableStats stats = compute_stats(**t, opt.progress);
+          stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          stats.peak_rss_bytes = peak_rss();
+          if (Status st = write_text_atomic(json, stats_to_json(stats)); !st) return st.error();
+          res.restored_statistics.push_back(m.key());
+        }
         res.skipped.push_back(m.key());
         continue;
       }

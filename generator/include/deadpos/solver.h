@@ -171,6 +171,9 @@ struct GenerateResult {
   std::vector<TableStats> built;                 // tables generated in this run
   std::vector<std::string> skipped;              // tables present and intact (checksums verified)
   std::vector<std::string> removed_temporaries;  // paths of stale temporary files removed
+  // Kept tables whose <KEY>.json was absent: statistics recomputed from the table and written
+  // (their "seconds" are then the statistics' time, not the solve's).
+  std::vector<std::string> restored_statistics;
 };
 // Builds the targets and every missing subtable, in dependency order, writing <KEY>.json and
 // then <KEY>.dpt into out_dir, each atomically (temporary file + rename), so a table file always
