@@ -17,8 +17,8 @@ constexpr PieceType kKeyOrder[5] = {PieceType::Queen, PieceType::Rook, PieceType
 // Strength tuple used for the canonical orientation.
 std::tuple<int, int, int, int, int, int> strength(const Material& m, Color c) {
   const auto& k = m.count[c];
-  return {m.men(c),          k[PieceType::Queen], k[PieceType::Rook], k[PieceType::Bishop], k[PieceType::Knight],
-          k[PieceType::Pawn]};
+  const int men = m.men(c);
+  return {men, k[PieceType::Queen], k[PieceType::Rook], k[PieceType::Bishop], k[PieceType::Knight], k[PieceType::Pawn]};
 }
 }  // namespace
 
@@ -36,35 +36,15 @@ Result<Material> Material::parse(std::string_view key) {
     if (side.empty() || side[0] != 'K') return bad("each side must start with its king 'K'");
     int last_rank = -1;  // position in K Q R B N P, to enforce the order
     for (char ch : side) {
-      int r = -1;
-      PieceType pt = PieceType::King;
-      switch (ch) {
-        case 'K':
-          r = 0;
-          pt = PieceType::King;
-          break;
-        case 'Q':
-          r = 1;
-          pt = PieceType::Queen;
-          break;
-        case 'R':
-          r = 2;
-          pt = PieceType::Rook;
-          break;
-        case 'B':
-          r = 3;
-          pt = PieceType::Bishop;
-          break;
-        case 'N':
-          r = 4;
-          pt = PieceType::Knight;
-          break;
-        case 'P':
-          r = 5;
-          pt = PieceType::Pawn;
-          break;
-        default: return bad(std::string("unknown piece letter '") + ch + "' (use K Q R B N P)");
-      }
+      // The letters in key order: a man's rank in "KQRBNP" must not decrease along a side.
+      constexpr std::string_view kLetters = "KQRBNP";
+      constexpr PieceType kTypes[6] = {PieceType::King,   PieceType::Queen,  PieceType::Rook,
+                                       PieceType::Bishop, PieceType::Knight, PieceType::Pawn};
+      const std::size_t found = kLetters.find(ch);
+      if (found == std::string_view::npos)
+        return bad("unknown piece letter '" + shown_text(std::string_view(&ch, 1)) + "' (use K Q R B N P)");
+      const int r = static_cast<int>(found);
+      const PieceType pt = kTypes[found];
       if (r < last_rank) return bad("men must be listed in the order K Q R B N P");
       last_rank = r;
       m.count[c][pt]++;
