@@ -15,7 +15,11 @@ fail() {
   failures=$((failures + 1))
 }
 # Runs deadpos with a time limit (a FIFO opened for reading blocks for ever): rc 124 is a hang.
-run() { timeout 60 "$deadpos" "$@" >"$work/out" 2>"$work/err"; }
+# Sets rc to the exit code.
+run() {
+  timeout 60 "$deadpos" "$@" >"$work/out" 2>"$work/err"
+  rc=$?
+}
 expect_rc() {  # expect_rc WANT WHAT
   [ "$rc" = "$1" ] || fail "$2: exit code $rc, expected $1 (stdout: $(head -c 600 "$work/out") stderr: $(head -c 600 "$work/err"))"
 }
@@ -78,7 +82,6 @@ mkdir -p "$d"
 for f in thesis.tmp.999999999 notes.tmp.4242x KNvKB.dpt.tmp.999999999; do echo precious >"$d/$f"; done
 for f in KvK.dpt.tmp.999999999 KBvKN.json.tmp.999999999; do echo partial >"$d/$f"; done
 run generate --max-men 2 --out "$d"
-rc=$?
 expect_rc 0 "generate beside foreign *.tmp.<digits> files"
 for f in thesis.tmp.999999999 notes.tmp.4242x KNvKB.dpt.tmp.999999999; do
   [ -f "$d/$f" ] || fail "generate removed $f, which it did not create"
@@ -92,18 +95,15 @@ d=$work/fifo
 copy "$d" KvK
 mkfifo "$d/KRvK.dpt"
 run probe --tables "$d" "8/8/8/3k4/8/2R5/8/1K6 w - - 0 1"
-rc=$?
 [ "$rc" = 124 ] && fail "probe hangs on a FIFO named KRvK.dpt"
 expect_rc 5 "probe with a FIFO named KRvK.dpt"
 expect_in out "KRvK.dpt: is a FIFO, not a regular file" "probe with a FIFO"
 run verify --tables "$d"
-rc=$?
 [ "$rc" = 124 ] && fail "verify hangs on a FIFO named KRvK.dpt"
 expect_rc 5 "verify with a FIFO named KRvK.dpt"
 expect_in out "KRvK     FAILED: I/O error: $d/KRvK.dpt: is a FIFO, not a regular file" "verify with a FIFO"
 expect_in out "KvK      ok:" "verify with a FIFO checks the other tables"
 run generate KRvK --out "$d"
-rc=$?
 [ "$rc" = 124 ] && fail "generate hangs on a FIFO named KRvK.dpt"
 expect_rc 5 "generate with a FIFO named KRvK.dpt"
 expect_in err "KRvK.dpt: is a FIFO, not a regular file" "generate with a FIFO"
@@ -111,21 +111,18 @@ expect_in err "KRvK.dpt: is a FIFO, not a regular file" "generate with a FIFO"
 rm "$d/KRvK.dpt"
 mkdir "$d/KRvK.json"
 run generate KRvK --out "$d"
-rc=$?
 expect_rc 5 "generate with a directory named KRvK.json"
 expect_in err "KRvK.json: is a directory, not a regular file" "generate with a directory as .json"
 
 # --- items 6 and 8: verify every table, each with its state; the reader's categories ------------
 mkdir -p "$work/empty"
 run verify --tables "$work/empty"
-rc=$?
 expect_rc 6 "verify of an empty directory"
 expect_in err "no tables (*.dpt) in $work/empty" "verify of an empty directory"
 d=$work/damaged
 copy "$d" KvK KQvK KRvK KRvKR KBvK
 python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[200]^=0x55; open(p,'wb').write(b)" "$d/KvK.dpt"
 run verify --tables "$d"
-rc=$?
 expect_rc 7 "verify with a damaged KvK"
 expect_in out "KvK      FAILED: corrupt table: $d/KvK.dpt:" "damaged KvK"
 expect_in out "rebuild with: deadpos generate --force KvK --out $d" "damaged KvK: the repair"
@@ -137,13 +134,10 @@ d=$work/unreadable
 copy "$d" KvK
 mkdir "$d/KBvK.dpt"
 run verify --tables "$d" KBvK
-rc=$?
 expect_rc 5 "verify of an unreadable table (a directory)"
 run verify --tables "$d" KNvK
-rc=$?
 expect_rc 6 "verify of an absent table"
 run verify --tables "$d" KvK
-rc=$?
 expect_rc 0 "verify of an intact table"
 expect_in out "verified 1 table" "verify of an intact table"
 
@@ -151,16 +145,13 @@ expect_in out "verified 1 table" "verify of an intact table"
 d=$work/force
 copy "$d" KvK
 run generate KvK --out "$d"
-rc=$?
 expect_rc 0 "generate of a present table"
 expect_in out "built 0 tables, 1 already present" "generate keeps a present table"
 run generate --force KvK --out "$d"
-rc=$?
 expect_rc 0 "generate --force"
 expect_in out "built 1 table, 0 already present" "generate --force rebuilds"
 cmp -s "$d/KvK.dpt" "$tables/KvK.dpt" || fail "generate --force KvK wrote other bytes"
 run generate --max-men 2 --out /proc/self
-rc=$?
 expect_rc 5 "generate into /proc/self (nobody can create files there)"
 expect_in err "cannot write tables in this directory" "unwritable --out"
 grep -q "solve" "$work/err" && fail "generate solved before finding the directory unwritable: $(cat "$work/err")"
@@ -173,7 +164,6 @@ d=$work/counts
 copy "$d" KQvK
 tamper "$d/KQvK.dpt" 72=1 80=-1 88=-1 96=1 || fail "tamper failed"
 run generate KPvK --out "$d"
-rc=$?
 expect_rc 7 "generate with a subtable whose header counts are wrong"
 expect_in err "header field 'finite entries of array 0' (offset 72)" "tampered counts named"
 expect_in err "rebuild with: deadpos generate --force KQvK --out $d" "the repair of a kept subtable"
@@ -182,11 +172,9 @@ expect_in out "KvK      White to move:" "statistics of the tables written before
 copy "$d" KRvK
 tamper "$d/KRvK.dpt" 88=1 || fail "tamper failed"
 run probe --tables "$d" "8/8/8/3k4/8/2R5/8/1K6 w - - 0 1"
-rc=$?
 expect_rc 7 "probe of a table with tampered header counts"
 expect_in out "finite/none entries of arrays 0 and 1' disagree" "probe: the field"
 run generate --force KQvK --out "$d"
-rc=$?
 expect_rc 0 "generate --force of the tampered table"
 cmp -s "$d/KQvK.dpt" "$tables/KQvK.dpt" || fail "generate --force KQvK wrote other bytes"
 
@@ -206,12 +194,10 @@ expect_in out "KvK      White to move:" "statistics of a killed run"
 # --- a kept table whose statistics were deleted gets them back from the table ---------------------
 d="$work/restore"
 run generate --max-men 3 --out "$d"
-rc=$?
 expect_rc 0 "generate --max-men 3 (for the statistics check)"
 cp "$d/KRvK.json" "$work/KRvK.json.first"
 rm "$d/KRvK.json"
 run generate --max-men 3 --out "$d"
-rc=$?
 expect_rc 0 "generate after KRvK.json was deleted"
 expect_in out "KRvK.json was missing: statistics recomputed from KRvK.dpt" "statistics restored"
 expect_in out "built 0 tables" "statistics restored without solving"

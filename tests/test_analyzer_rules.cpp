@@ -78,12 +78,6 @@ TEST(AnalyzerRules, RulesAgreeWithTheTablesStatistics) {
   EXPECT_GE(enumerated, 2 * 4) << "of " << checked;
 }
 
-}  // namespace
-}  // namespace deadpos::probe_test
-
-namespace deadpos::probe_test {
-namespace {
-
 // Beyond the 4-man tables: bishops of one colour against queens and rooks (the argument in
 // docs/design.md, "Rules"). No search could exhaust these; without the rule they are undetermined.
 TEST(AnalyzerRules, OneColourBishopsNeverMateQueensAndRooks) {
@@ -114,12 +108,6 @@ TEST(AnalyzerRules, OneColourBishopsNeverMateQueensAndRooks) {
     EXPECT_NE(a->rule, AnalysisRule::OneColourBishops) << fen;
   }
 }
-
-}  // namespace
-}  // namespace deadpos::probe_test
-
-namespace deadpos::probe_test {
-namespace {
 
 // Tablebase::analyze_side may be called from many threads at once (each thread has its own
 // position store): the answers, counts and lines are those of a sequential run.
