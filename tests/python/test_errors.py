@@ -2,6 +2,7 @@
 category and message as `deadpos probe --json` prints), and bad arguments never crash."""
 
 import os
+import pathlib
 import shutil
 
 import pytest
@@ -104,7 +105,7 @@ def test_directories(deadpos, tmp_path):
         deadpos.Tablebase(TABLES + "\x00/x")
     # str, bytes, os.PathLike and lists of them name the same tables.
     ref = deadpos.Tablebase(TABLES).materials()
-    for dirs in (TABLES.encode(), __import__("pathlib").Path(TABLES), [TABLES], (TABLES, str(tmp_path))):
+    for dirs in (TABLES.encode(), pathlib.Path(TABLES), [TABLES], (TABLES, str(tmp_path))):
         assert deadpos.Tablebase(dirs).materials() == ref
 
 

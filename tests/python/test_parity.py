@@ -5,7 +5,7 @@ by an independent move checker (movecheck.py), to checkmate of the mated side.""
 import pytest
 
 import movecheck
-from conftest import command, public_positions
+from conftest import TABLES, command, public_positions
 
 PUBLIC = public_positions()
 
@@ -99,7 +99,7 @@ def test_lines_replay_to_checkmate(tb, reference, k):
 
 def test_answers_with_small_budgets_equal_the_command(deadpos):
     # budget_nodes=1: beyond the tables every question is undetermined (None), as in the command.
-    small = deadpos.Tablebase(__import__("conftest").TABLES, budget_nodes=1, budget_mb=1, cache_mb=0)
+    small = deadpos.Tablebase(TABLES, budget_nodes=1, budget_mb=1, cache_mb=0)
     ref = command(FENS, "--budget-nodes", "1", "--budget-mb", "1", "--cache-mb", "0", "--flag", "stm")
     got = [small.probe(f, flag="stm") for f in FENS]
     assert got == ref

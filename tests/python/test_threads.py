@@ -5,7 +5,7 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import public_positions
+from conftest import TABLES, public_positions
 
 FENS = [fen for _, fen in public_positions()] + ["r1b1k3/8/8/8/8/8/8/R1B1K3 w - - 0 1"]
 
@@ -16,7 +16,6 @@ def answers(tb, fen):
 
 
 def test_threads_give_the_sequential_answers(deadpos):
-    from conftest import TABLES
     # A small block cache, so that the threads also evict and reload blocks under each other.
     tb = deadpos.Tablebase(TABLES, cache_mb=1)
     sequential = {fen: answers(tb, fen) for fen in FENS}
