@@ -398,7 +398,7 @@ keys and values (without "input", the echo of the argument):
     "error": {"category", "message"}} when the answer stands but the line could not be built;
     empty in a checkmate.
 fen: a FEN, or an EPD record (its first 4 fields), as str or bytes.
-Raises: InvalidFen, CorruptTable, Io, OutOfMemory, TooManyMen, InvalidArgument (bad flag), TypeError.
+Raises: InvalidFen, CorruptTable, Io, OutOfMemory, InvalidArgument (bad flag), TypeError.
 Thread-safe; the GIL is released while the position is analysed.)doc";
 
 constexpr const char* kFlagDoc = R"doc(flag_result(fen, flagged, *, line=False) -> dict
@@ -436,6 +436,9 @@ PYBIND11_MODULE(deadpos, m) {
   using namespace deadpos;
   using namespace deadpos::python;
   m.doc() = kModuleDoc;
+  // The docstrings begin with their own Python signatures (pybind11's name the C++ types).
+  py::options options;
+  options.disable_function_signatures();
 #ifdef DEADPOS_VERSION
   m.attr("__version__") = DEADPOS_VERSION;
 #endif
@@ -498,7 +501,8 @@ PYBIND11_MODULE(deadpos, m) {
   py::class_<PyTablebase>(m, "Tablebase", kClassDoc)
       .def(py::init<const py::object&, std::int64_t, std::int64_t, std::int64_t, std::int64_t>(), py::arg("dirs"),
            py::kw_only(), py::arg("cache_mb") = 256, py::arg("budget_nodes") = 2'000'000, py::arg("budget_ms") = 0,
-           py::arg("budget_mb") = 512)
+           py::arg("budget_mb") = 512,
+           "Tablebase(dirs, *, cache_mb=256, budget_nodes=2000000, budget_ms=0, budget_mb=512): see the class.")
       .def("probe", &PyTablebase::probe, py::arg("fen"), py::kw_only(), py::arg("flag") = py::none(),
            py::arg("line") = false, kProbeDoc)
       .def("flag_result", &PyTablebase::flag_result, py::arg("fen"), py::arg("flagged"), py::kw_only(),
