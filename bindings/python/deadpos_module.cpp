@@ -294,8 +294,12 @@ class PyTablebase {
     const MateAnswer& m = r->value();
     const Position& p = pos->value();
     if (m.method == Method::Undetermined) {
-      const std::string msg = std::string(side_id(mated)) + ": undetermined (" + budget_name(m.budget) +
-                              " budget ran out after " + std::to_string(m.positions) + " positions)";
+      const std::string why = m.budget == BudgetKind::OutOfMemory
+                                  ? std::string("out of memory")
+                                  : std::string("the ") + budget_name(m.budget) + " budget ran out";
+      const std::string msg = std::string("whether ") + (mated == Color::White ? "White" : "Black") +
+                              " can be checkmated is undetermined: " + why + " after " + std::to_string(m.positions) +
+                              " positions";
       raise(g_exc->undetermined, "undetermined", msg);
     }
     if (m.can_mate() != true) return py::none();
