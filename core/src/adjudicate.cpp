@@ -55,6 +55,31 @@ int material_value(const Position& pos, Color c) {
          popcount(pos.pieces(c, PieceType::Pawn));
 }
 
+// A FEN tag's position. A castling right whose king or rook is not on its original square can
+// never be used, so it changes no legal move: such rights (written by some exporters) are dropped
+// instead of rejecting the game. Every other problem is an error.
+Result<Position> start_position(const std::string& fen) {
+  auto p = Position::from_fen(fen);
+  if (p) return p;
+  auto pl = Placement::parse_fen(fen);
+  if (!pl) return p;
+  struct Right {
+    std::uint8_t bit;
+    Square king, rook;
+    Piece k, r;
+  };
+  const Right rights[] = {
+      {kWhiteOO, Square::E1, Square::H1, make_piece(Color::White, PieceType::King), make_piece(Color::White, PieceType::Rook)},
+      {kWhiteOOO, Square::E1, Square::A1, make_piece(Color::White, PieceType::King), make_piece(Color::White, PieceType::Rook)},
+      {kBlackOO, Square::E8, Square::H8, make_piece(Color::Black, PieceType::King), make_piece(Color::Black, PieceType::Rook)},
+      {kBlackOOO, Square::E8, Square::A8, make_piece(Color::Black, PieceType::King), make_piece(Color::Black, PieceType::Rook)},
+  };
+  for (const Right& r : rights)
+    if ((*pl)[r.king] != r.k || (*pl)[r.rook] != r.r) pl->castling &= static_cast<std::uint8_t>(~r.bit);
+  auto q = Position::from_placement(*pl);
+  return q ? q : p;
+}
+
 const char* side_name(Color c) { return c == Color::White ? "White" : "Black"; }
 std::string winner_result(Color winner) { return winner == Color::White ? "1-0" : "0-1"; }
 
@@ -146,7 +171,7 @@ ReplayedGame replay_game(const PgnGame& g) {
   const PgnTag* setup = g.tag("SetUp");
   Position start = Position::startpos();
   if (fen && !lower_trimmed(fen->value).empty()) {
-    auto p = Position::from_fen(fen->value);
+    auto p = start_position(fen->value);
     if (!p) return fail(ReplayedGame::Status::Unreadable, "FEN tag: " + p.error().message);
     start = *p;
   } else if (setup && lower_trimmed(setup->value) == "1") {
