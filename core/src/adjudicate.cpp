@@ -69,10 +69,14 @@ Result<Position> start_position(const std::string& fen) {
     Piece k, r;
   };
   const Right rights[] = {
-      {kWhiteOO, Square::E1, Square::H1, make_piece(Color::White, PieceType::King), make_piece(Color::White, PieceType::Rook)},
-      {kWhiteOOO, Square::E1, Square::A1, make_piece(Color::White, PieceType::King), make_piece(Color::White, PieceType::Rook)},
-      {kBlackOO, Square::E8, Square::H8, make_piece(Color::Black, PieceType::King), make_piece(Color::Black, PieceType::Rook)},
-      {kBlackOOO, Square::E8, Square::A8, make_piece(Color::Black, PieceType::King), make_piece(Color::Black, PieceType::Rook)},
+      {kWhiteOO, Square::E1, Square::H1, make_piece(Color::White, PieceType::King),
+       make_piece(Color::White, PieceType::Rook)},
+      {kWhiteOOO, Square::E1, Square::A1, make_piece(Color::White, PieceType::King),
+       make_piece(Color::White, PieceType::Rook)},
+      {kBlackOO, Square::E8, Square::H8, make_piece(Color::Black, PieceType::King),
+       make_piece(Color::Black, PieceType::Rook)},
+      {kBlackOOO, Square::E8, Square::A8, make_piece(Color::Black, PieceType::King),
+       make_piece(Color::Black, PieceType::Rook)},
   };
   for (const Right& r : rights)
     if ((*pl)[r.king] != r.k || (*pl)[r.rook] != r.r) pl->castling &= static_cast<std::uint8_t>(~r.bit);
@@ -104,8 +108,8 @@ class Analyst {
     if (!pos.has_legal_move()) return std::optional<bool>(true);  // stalemate: no sequence of moves at all
     // The weaker side as the mated one first: a stronger side usually has a quick helpmate, and a
     // lone king's "cannot mate" is a rule; either way one question often decides.
-    const Color first = material_value(pos, Color::White) <= material_value(pos, Color::Black) ? Color::White
-                                                                                                : Color::Black;
+    const Color first =
+        material_value(pos, Color::White) <= material_value(pos, Color::Black) ? Color::White : Color::Black;
     auto a = can_mate(ply, pos, first);
     if (!a) return a.error();
     if (*a == true) return std::optional<bool>(false);
@@ -243,6 +247,9 @@ Result<std::optional<bool>> position_dead(const Tablebase& tb, const AnalysisOpt
 
 Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions& opt, const PgnGame& g,
                                      const ReplayedGame& r) {
+  if (r.status != ReplayedGame::Status::Ok || r.positions.size() != r.moves.size() + 1) {
+    return make_error(ErrorCode::InvalidArgument, "adjudicate_game: the game was not replayed");
+  }
   Adjudication out;
   out.plies = r.plies();
   out.recorded = recorded_result(g);
@@ -265,8 +272,10 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
       const int mid0 = lo + (hi - lo) / 2;
       int mid = -1;
       for (int d = 0; d < hi - lo && mid < 0; ++d) {
-        if (mid0 - d > lo && !tried[static_cast<std::size_t>(mid0 - d)]) mid = mid0 - d;
-        else if (mid0 + d < hi && !tried[static_cast<std::size_t>(mid0 + d)]) mid = mid0 + d;
+        if (mid0 - d > lo && !tried[static_cast<std::size_t>(mid0 - d)])
+          mid = mid0 - d;
+        else if (mid0 + d < hi && !tried[static_cast<std::size_t>(mid0 + d)])
+          mid = mid0 + d;
       }
       if (mid < 0) break;
       tried[static_cast<std::size_t>(mid)] = true;
@@ -322,12 +331,13 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
     switch (out.flag->reason) {
       case FlagVerdict::Reason::OpponentCanMate:
         set(out.flag->result, ResultRule::TimeForfeit,
-            who + " and " + side_name(~*flagged) + " can checkmate by a sequence of legal moves: " +
-                side_name(~*flagged) + " wins (FIDE 6.9)");
+            who + " and " + side_name(~*flagged) +
+                " can checkmate by a sequence of legal moves: " + side_name(~*flagged) + " wins (FIDE 6.9)");
         break;
       case FlagVerdict::Reason::OpponentCannotMate:
         set(out.flag->result, ResultRule::TimeForfeit,
-            who + " but " + side_name(~*flagged) + " cannot checkmate by any sequence of legal moves: drawn (FIDE 6.9)");
+            who + " but " + side_name(~*flagged) +
+                " cannot checkmate by any sequence of legal moves: drawn (FIDE 6.9)");
         break;
       case FlagVerdict::Reason::DeadPosition:  // final_dead was undetermined, the flag answers settled it
         out.final_dead = true;
@@ -335,19 +345,21 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
         break;
       case FlagVerdict::Reason::Undetermined:
         set(std::nullopt, ResultRule::Undetermined,
-            who + "; whether " + side_name(~*flagged) + " can checkmate is undetermined (" +
-                std::to_string(fin.men()) + " men, beyond what the tables and the analysis budget decide)");
+            who + "; whether " + side_name(~*flagged) + " can checkmate is undetermined (" + std::to_string(fin.men()) +
+                " men, beyond what the tables and the analysis budget decide)");
         break;
       case FlagVerdict::Reason::Checkmate:
       case FlagVerdict::Reason::Stalemate: break;  // handled above
     }
   } else if (out.final_dead == false) {
     if (out.recorded && *out.recorded != "*") {
-      set(out.recorded, ResultRule::Recorded, "no dead position, no checkmate or stalemate on the board: the "
-                                              "recorded result stands");
+      set(out.recorded, ResultRule::Recorded,
+          "no dead position, no checkmate or stalemate on the board: the "
+          "recorded result stands");
     } else {
-      set(std::nullopt, ResultRule::Recorded, "the game is unfinished ('*' or no result) and never reached a dead "
-                                              "position: no result");
+      set(std::nullopt, ResultRule::Recorded,
+          "the game is unfinished ('*' or no result) and never reached a dead "
+          "position: no result");
     }
   } else if (out.recorded == "1/2-1/2") {
     // Dead or not, the game is drawn.
@@ -375,7 +387,7 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
     if (k > 0 && k <= g.moves.size()) {
       edits.push_back({g.moves[k - 1].end, g.moves[k - 1].end, " " + note});
     } else if (k == 0) {
-      const std::size_t at = !g.moves.empty()         ? g.moves[0].begin
+      const std::size_t at = !g.moves.empty()          ? g.moves[0].begin
                              : !g.result_token.empty() ? g.result_begin
                                                        : g.text.size();
       edits.push_back({at, at, note + " "});

@@ -38,10 +38,9 @@ bool is_null_move(std::string_view t) { return t == "--" || t == "Z0" || t == "0
 
 // Characters of SAN (and the lenient forms parse_san and the UCI fallback accept).
 bool is_move_char(char c) {
-  return (c >= 'a' && c <= 'h') || (c >= '1' && c <= '8') || c == 'K' || c == 'Q' || c == 'R' || c == 'B' ||
-         c == 'N' || c == 'O' || c == '0' || c == 'x' || c == '=' || c == '+' || c == '#' || c == '!' ||
-         c == '?' || c == '-' || c == 'q' || c == 'r' || c == 'n' || c == 'P' || c == 'Z' || c == '@' || c == ':' ||
-         c == 'p' || c == '.';
+  return (c >= 'a' && c <= 'h') || (c >= '1' && c <= '8') || c == 'K' || c == 'Q' || c == 'R' || c == 'B' || c == 'N' ||
+         c == 'O' || c == '0' || c == 'x' || c == '=' || c == '+' || c == '#' || c == '!' || c == '?' || c == '-' ||
+         c == 'q' || c == 'r' || c == 'n' || c == 'P' || c == 'Z' || c == '@' || c == ':' || c == 'p' || c == '.';
 }
 
 std::string line_ref(std::uint64_t line) { return "line " + std::to_string(line); }

@@ -94,7 +94,7 @@ struct Adjudication {
 // a legal move is not dead, neither is the one before it (prepend the move to its helpmate). So
 // the final position is analysed first; only when it is dead are the plies binary-searched for the
 // first dead one (about log2(plies) more analyses). Errors: CorruptTable / Io from the tables
-// (never a wrong answer). Thread-safe.
+// (never a wrong answer); InvalidArgument when r is not a replayed game (status Ok). Thread-safe.
 Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions& opt, const PgnGame& g,
                                      const ReplayedGame& r);
 
