@@ -191,8 +191,8 @@ TEST(AdjudicateRules, StalemateAtTheEnd) {
 
 TEST(AdjudicateRules, DeadPositionPlayedOn) {
   // 1... Kxb2 leaves K v K at ply 2 (dead); two more moves are played, then "White wins".
-  const Judged j = judge(
-      parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Kg1 Kxb2 2. Kf1 Kc3 1-0\n"));
+  const Judged j =
+      judge(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K w - - 0 1\"]\n[Result \"1-0\"]\n\n1. Kg1 Kxb2 2. Kf1 Kc3 1-0\n"));
   ASSERT_EQ(j.replay.plies(), 4);
   EXPECT_EQ(j.adj.dead_ply, 2);
   EXPECT_EQ(j.adj.result, "1/2-1/2");
@@ -218,15 +218,17 @@ TEST(AdjudicateRules, DeadAtTheStart) {
 
 TEST(AdjudicateRules, FlagFalls) {
   // White (K+R) flags: Black has a bare king and can never mate: 1/2-1/2 (FIDE 6.9), not 0-1.
-  Judged j = judge(parse_one(
-      "[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n[FEN \"8/8/8/4k3/8/8/1R6/K7 w - - 0 1\"]\n\n1. Rb3 Kd4 0-1\n"));
+  Judged j =
+      judge(parse_one("[Termination \"Time forfeit\"]\n[Result \"0-1\"]\n[FEN \"8/8/8/4k3/8/8/1R6/K7 w - - 0 "
+                      "1\"]\n\n1. Rb3 Kd4 0-1\n"));
   EXPECT_EQ(j.adj.flagged, Color::White);
   EXPECT_EQ(j.adj.result, "1/2-1/2");
   EXPECT_EQ(j.adj.rule, ResultRule::TimeForfeit);
   EXPECT_TRUE(j.adj.changed);
   // Black (bare king) flags: White mates with K+R: 1-0 stands.
-  j = judge(parse_one("[Termination \"Time forfeit\"]\n[Result \"1-0\"]\n[FEN \"8/8/8/4k3/8/8/1R6/K7 w - - 0 1\"]\n\n1. "
-                      "Rb3 Kd4 1-0\n"));
+  j = judge(
+      parse_one("[Termination \"Time forfeit\"]\n[Result \"1-0\"]\n[FEN \"8/8/8/4k3/8/8/1R6/K7 w - - 0 1\"]\n\n1. "
+                "Rb3 Kd4 1-0\n"));
   EXPECT_EQ(j.adj.flagged, Color::Black);
   EXPECT_EQ(j.adj.result, "1-0");
   EXPECT_FALSE(j.adj.changed);

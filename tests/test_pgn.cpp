@@ -107,7 +107,8 @@ TEST(PgnReader, NullMovesAreMarked) {
 
 TEST(PgnReader, SyntaxErrorsKeepTheNextGame) {
   const auto games = read_all(
-      "[Event \"bad\"]\n\n1. e4 ) e5 1-0\n\n[Event \"good\"]\n\n1. d4 1-0\n\n[Event \"unclosed\"]\n\n1. c4 {never closed\n");
+      "[Event \"bad\"]\n\n1. e4 ) e5 1-0\n\n[Event \"good\"]\n\n1. d4 1-0\n\n[Event \"unclosed\"]\n\n1. c4 {never "
+      "closed\n");
   ASSERT_EQ(games.size(), 3u);
   ASSERT_TRUE(games[0].syntax_error);
   EXPECT_NE(games[0].syntax_error->find("line 3"), std::string::npos) << *games[0].syntax_error;
