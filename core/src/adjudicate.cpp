@@ -187,9 +187,9 @@ ReplayedGame replay_game(const PgnGame& g) {
   Position pos = start;
   for (std::size_t k = 0; k < g.moves.size(); ++k) {
     const std::string& text = g.moves[k].text;
-    const std::string where = "ply " + std::to_string(k + 1) + " (" + move_label(start, k, text) + ")";
+    auto where = [&] { return "ply " + std::to_string(k + 1) + " (" + move_label(start, k, text) + ")"; };
     if (g.first_null_move && *g.first_null_move == k) {
-      return fail(ReplayedGame::Status::Unreadable, where + ": a null move");
+      return fail(ReplayedGame::Status::Unreadable, where() + ": a null move");
     }
     auto m = parse_san(pos, san_core(text));
     if (!m && looks_like_uci(text)) {
@@ -199,7 +199,7 @@ ReplayedGame replay_game(const PgnGame& g) {
       // parse_san's message quotes the move and the position: keep its reason.
       std::string why = m.error().message;
       if (const auto colon = why.find("': "); colon != std::string::npos) why = why.substr(colon + 3);
-      return fail(ReplayedGame::Status::Unreadable, where + ": " + why);
+      return fail(ReplayedGame::Status::Unreadable, where() + ": " + why);
     }
     pos.make_move(*m);
     r.moves.push_back(*m);
@@ -265,9 +265,26 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
     int lo = -1, hi = n;  // lo: the largest ply proven not dead (-1: none); hi: the smallest proven dead
     std::vector<bool> tried(static_cast<std::size_t>(n) + 1, false);
     tried[static_cast<std::size_t>(n)] = true;
-    // Undetermined answers leave holes; at most this many more questions per game.
+    // Undetermined answers leave holes; at most this many questions per game.
     int budget = 2 * (32 - __builtin_clz(static_cast<unsigned>(n) + 1)) + 8;
-    while (hi - lo > 1 && budget-- > 0) {
+    auto ask = [&](int k) -> Status {
+      tried[static_cast<std::size_t>(k)] = true;
+      --budget;
+      auto d = an.dead(k, r.positions[static_cast<std::size_t>(k)]);
+      if (!d) return d.error();
+      if (*d == true) hi = std::min(hi, k);
+      if (*d == false) lo = std::max(lo, k);
+      return Ok{};
+    };
+    // Most games die at their last ply or a few before it: gallop back from the end (plies n-1,
+    // n-2, n-4, ...) until one is proven not dead, then bisect between. O(log(n - first dead)).
+    for (int step = 1; lo < 0 && hi > 0 && budget > 0; step *= 2) {
+      const int k = std::max(0, hi - step);
+      if (tried[static_cast<std::size_t>(k)]) break;
+      if (auto s = ask(k); !s) return s.error();
+      if (k == 0) break;
+    }
+    while (hi - lo > 1 && budget > 0) {
       // The untried ply of (lo, hi) nearest the middle.
       const int mid0 = lo + (hi - lo) / 2;
       int mid = -1;
@@ -278,14 +295,7 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
           mid = mid0 + d;
       }
       if (mid < 0) break;
-      tried[static_cast<std::size_t>(mid)] = true;
-      auto d = an.dead(mid, r.positions[static_cast<std::size_t>(mid)]);
-      if (!d) return d.error();
-      if (*d == true) {
-        hi = mid;
-      } else if (*d == false) {
-        lo = mid;
-      }
+      if (auto s = ask(mid); !s) return s.error();
     }
     out.dead_ply_low = lo + 1;
     out.dead_ply_high = hi;
@@ -379,6 +389,7 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
   struct Edit {
     std::size_t begin, end;  // bytes of g.text replaced
     std::string text;
+    bool tag = false;  // inside the tag section: no blanks added around it
   };
   std::vector<Edit> edits;
   if (adj.dead_ply) {
@@ -398,9 +409,9 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
     const std::string note = "{deadpos: recorded " + (adj.recorded ? *adj.recorded : std::string("no result")) +
                              ", the Laws give " + res + ": " + adj.reason + "}";
     if (const PgnTag* t = g.tag("Result")) {
-      edits.push_back({t->value_begin, t->value_end, res});
+      edits.push_back({t->value_begin, t->value_end, res, true});
     } else if (!g.tags.empty()) {
-      edits.push_back({g.tags_end, g.tags_end, "\n[Result \"" + res + "\"]"});
+      edits.push_back({g.tags_end, g.tags_end, "\n[Result \"" + res + "\"]", true});
     }
     if (!g.result_token.empty()) {
       edits.push_back({g.result_begin, g.result_begin + g.result_token.size(), note + " " + res});
@@ -413,10 +424,14 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
   std::string out;
   out.reserve(g.text.size() + 256);
   std::size_t at = 0;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   for (const Edit& e : edits) {
     if (e.begin < at || e.end > g.text.size()) continue;  // overlapping edits cannot happen; never a garbled game
     out.append(g.text, at, e.begin - at);
+    // An insertion stays a token of its own: a blank before and after it unless one is there.
+    if (!e.tag && !out.empty() && !blank(out.back()) && !blank(e.text.front())) out += ' ';
     out += e.text;
+    if (!e.tag && e.end < g.text.size() && !blank(g.text[e.end]) && !blank(e.text.back())) out += ' ';
     at = e.end;
   }
   out.append(g.text, at);

@@ -60,10 +60,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const PgnGame& g : games) {
     joined += g.text;
     for (const PgnMove& m : g.moves) {
-      require(m.end <= g.text.size() && g.text.compare(m.begin, m.end - m.begin, m.text) == 0, "move offsets",
-              m.text);
+      require(m.end <= g.text.size() && g.text.compare(m.begin, m.end - m.begin, m.text) == 0, "move offsets", m.text);
     }
-    for (const PgnTag& t : g.tags) require(t.value_begin <= t.value_end && t.value_end <= g.text.size(), "tag offsets", t.name);
+    for (const PgnTag& t : g.tags)
+      require(t.value_begin <= t.value_end && t.value_end <= g.text.size(), "tag offsets", t.name);
     if (g.syntax_error) require(printable_ascii(*g.syntax_error), "syntax error is printable ASCII", *g.syntax_error);
 
     const ReplayedGame r = replay_game(g);
