@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(fuzz_fen fuzz_table)
+targets=(fuzz_fen fuzz_table fuzz_pgn)
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not found (scripts/setup.sh installs clang and libclang-rt-14-dev)" >&2

@@ -437,4 +437,143 @@ std::string summary_text(const ProbeTally& t, bool flag) {
   return s;
 }
 
+// ---- adjudicate answers -----------------------------------------------------------------------
+
+namespace {
+
+nlohmann::json tag_json(const PgnGame& g, std::string_view name) {
+  const PgnTag* t = g.tag(name);
+  return t ? nlohmann::json(t->value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json opt_json(const std::optional<std::string>& s) {
+  return s ? nlohmann::json(*s) : nlohmann::json(nullptr);
+}
+
+nlohmann::json opt_json(const std::optional<int>& s) { return s ? nlohmann::json(*s) : nlohmann::json(nullptr); }
+
+bool played_on(const Adjudication& a) { return a.dead_ply_high && *a.dead_ply_high < a.plies; }
+
+}  // namespace
+
+nlohmann::json game_json(const GameReport& r) {
+  using nlohmann::json;
+  const PgnGame& g = *r.game;
+  json j;
+  j["game"] = g.number;
+  j["file"] = r.file;
+  j["line"] = g.line;
+  j["site"] = tag_json(g, "Site");
+  j["white"] = tag_json(g, "White");
+  j["black"] = tag_json(g, "Black");
+  j["recorded_result"] = opt_json(recorded_result(g));
+  j["termination"] = tag_json(g, "Termination");
+  if (r.replay->status == ReplayedGame::Status::Unsupported) {
+    j["unsupported"] = r.replay->problem;
+    j["result"] = nullptr;
+    return j;
+  }
+  if (r.replay->status == ReplayedGame::Status::Unreadable) {
+    j["error"] = {{"category", "unreadable game"}, {"message", r.replay->problem}};
+    return j;
+  }
+  j["plies"] = r.replay->plies();
+  j["final_fen"] = r.replay->positions.back().to_fen();
+  if (r.error || !r.adj) {
+    j["error"] = {{"category", r.error ? error_code_name(r.error->code) : "internal"},
+                  {"message", r.error ? r.error->message : std::string("not adjudicated")}};
+    return j;
+  }
+  const Adjudication& a = *r.adj;
+  j["dead"] = tri(a.final_dead);
+  j["dead_ply"] = opt_json(a.dead_ply);
+  if (a.final_dead == true && !a.dead_ply) j["dead_ply_range"] = {*a.dead_ply_low, *a.dead_ply_high};
+  j["flagged"] = a.flagged ? json(side_id(*a.flagged)) : json(nullptr);
+  if (a.flag) {
+    j["flag"] = {{"result", a.flag->result.empty() ? json(nullptr) : json(a.flag->result)},
+                 {"reason", flag_reason_name(a.flag->reason)}};
+  }
+  j["result"] = opt_json(a.result);
+  j["changed"] = a.changed;
+  j["rule"] = result_rule_name(a.rule);
+  j["reason"] = a.reason;
+  return j;
+}
+
+std::string game_text(const GameReport& r) {
+  const PgnGame& g = *r.game;
+  std::string head = r.file + ": game " + std::to_string(g.number) + " (line " + std::to_string(g.line);
+  const PgnTag* w = g.tag("White");
+  const PgnTag* b = g.tag("Black");
+  if (w || b) head += ", " + one_line(w ? w->value : "?") + " - " + one_line(b ? b->value : "?");
+  head += ")";
+  if (r.replay->status == ReplayedGame::Status::Unsupported) return head + ": unsupported: " + r.replay->problem;
+  if (r.replay->status == ReplayedGame::Status::Unreadable) return head + ": unreadable: " + r.replay->problem;
+  if (r.error) return head + ": error: " + error_code_name(r.error->code) + ": " + one_line(r.error->message);
+  if (!r.adj) return head + ": error: not adjudicated";
+  const Adjudication& a = *r.adj;
+  if (!a.changed && !played_on(a) && a.rule != ResultRule::Undetermined) return {};
+  const std::string rec = a.recorded ? *a.recorded : std::string("none");
+  std::string verdict;
+  if (a.changed) {
+    verdict = "recorded " + rec + ", the Laws give " + *a.result;
+  } else if (a.result) {
+    verdict = "recorded " + rec + " stands";
+  } else {
+    verdict = "recorded " + rec + ", result undetermined";
+  }
+  return head + ": " + verdict + ": " + a.reason;
+}
+
+void AdjudicateTally::add(const GameReport& r) {
+  ++games;
+  if (r.replay->status == ReplayedGame::Status::Unsupported) {
+    ++unsupported;
+    return;
+  }
+  if (r.replay->status == ReplayedGame::Status::Unreadable) {
+    ++unreadable;
+    return;
+  }
+  ++read;
+  if (r.error || !r.adj) {
+    ++failed;
+    if (!first_error_code) first_error_code = r.error ? exit_code(r.error->code) : kExitInternal;
+    return;
+  }
+  const Adjudication& a = *r.adj;
+  if (a.changed) ++changed;
+  if (played_on(a)) ++dead_played_on;
+  if (a.final_dead == true) ++dead;
+  if (a.rule == ResultRule::Undetermined) ++undetermined;
+  if (a.flagged) ++time_forfeits;
+}
+
+std::string adjudicate_summary_text(const AdjudicateTally& t) {
+  std::string s = "summary: " + count_of(t.games, "game", "games") + " in " + count_of(t.files, "file", "files") +
+                  ": " + std::to_string(t.read) + " read, " + std::to_string(t.unreadable) + " unreadable, " +
+                  std::to_string(t.unsupported) + " unsupported (variants); " + std::to_string(t.changed) +
+                  " with a wrong recorded result, " + std::to_string(t.dead_played_on) +
+                  " played on in a dead position, " + std::to_string(t.dead) + " ending in a dead position, " +
+                  std::to_string(t.time_forfeits) + " lost on time, " + std::to_string(t.undetermined) +
+                  " undetermined";
+  if (t.failed) s += "; " + std::to_string(t.failed) + " not adjudicated (table errors)";
+  return s;
+}
+
+nlohmann::json adjudicate_summary_json(const AdjudicateTally& t) {
+  return {{"summary",
+           {{"files", t.files},
+            {"games", t.games},
+            {"read", t.read},
+            {"unreadable", t.unreadable},
+            {"unsupported", t.unsupported},
+            {"not_adjudicated", t.failed},
+            {"changed", t.changed},
+            {"dead_played_on", t.dead_played_on},
+            {"dead", t.dead},
+            {"time_forfeits", t.time_forfeits},
+            {"undetermined", t.undetermined}}}};
+}
+
 }  // namespace deadpos::cli

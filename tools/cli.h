@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "deadpos/adjudicate.h"
 #include "deadpos/analysis.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
@@ -26,6 +27,8 @@ namespace deadpos::cli {
 // Exit codes besides the error categories (docs/cli.md).
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitUsage = 2;
+// `adjudicate`: every file was read, but some game could not be (docs/cli.md, "deadpos adjudicate").
+inline constexpr int kExitGamesUnreadable = 12;
 
 // The exit code of an error category: 3..11, one per ErrorCode, distinct (docs/cli.md).
 int exit_code(ErrorCode c);
@@ -109,5 +112,36 @@ struct ProbeTally {
 };
 // "summary: ..." without '\n' (docs/cli.md); `flag`: --flag was given.
 std::string summary_text(const ProbeTally& t, bool flag);
+
+// ---- adjudicate answers -----------------------------------------------------------------------
+
+// One game of `deadpos adjudicate`, as rendered. `adj` is set when the game was replayed and
+// adjudicated; `error` when its analysis failed (a table error).
+struct GameReport {
+  std::string file;
+  const PgnGame* game = nullptr;
+  const ReplayedGame* replay = nullptr;
+  const Adjudication* adj = nullptr;
+  std::optional<Error> error;
+};
+
+// The JSON object of one game (keys of docs/cli.md, "deadpos adjudicate"): an adjudicated game,
+// or one with "unsupported" (a variant) or "error" ({"category", "message"}) instead.
+nlohmann::json game_json(const GameReport& r);
+// The text line of a game worth a look (unreadable, unsupported, failed, result changed, a dead
+// position played on, undetermined), without '\n'; empty for the others.
+std::string game_text(const GameReport& r);
+
+// Counts over an adjudicate run, for the summary.
+struct AdjudicateTally {
+  std::uint64_t games = 0, read = 0, unreadable = 0, unsupported = 0, failed = 0;
+  std::uint64_t changed = 0, dead_played_on = 0, dead = 0, undetermined = 0, time_forfeits = 0;
+  std::uint64_t files = 0;
+  int first_error_code = 0;  // exit code of the first failed analysis, else 0
+  void add(const GameReport& r);
+};
+// "summary: ..." without '\n' (docs/cli.md), and the same counts as {"summary": {...}}.
+std::string adjudicate_summary_text(const AdjudicateTally& t);
+nlohmann::json adjudicate_summary_json(const AdjudicateTally& t);
 
 }  // namespace deadpos::cli
