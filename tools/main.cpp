@@ -58,6 +58,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("deadpos ") + DEADPOS_VERSION);
   const Subcommand commands[] = {add_perft(app), add_fen(app), add_generate(app), add_verify(app), add_probe(app)};
+  const Subcommand query = add_query(app);
   if (unknown_subcommand(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);
@@ -71,6 +72,7 @@ int run(int argc, char** argv) {
   }
   for (const Subcommand& c : commands)
     if (*c.app) return c.run();
+  if (*query.app) return query.run();
   return kExitUsage;
 }
 
