@@ -75,7 +75,8 @@ int run_query_command(Args& a) {
   if (a.fen && a.json) return usage("--fen and --json exclude each other");
   if (a.count && a.fen) return usage("--count and --fen exclude each other");
   const bool count = a.count || (!a.fen && !a.json);
-  if (count && a.limit_opt->count() > 0) return usage("--limit applies to the listings (--fen, --json), not to --count");
+  if (count && a.limit_opt->count() > 0)
+    return usage("--limit applies to the listings (--fen, --json), not to --count");
   QueryFilter f;
   if (!a.stm.empty()) f.side_to_move = a.stm == "white" ? Color::White : Color::Black;
   f.dead = a.dead;
@@ -87,8 +88,8 @@ int run_query_command(Args& a) {
     if (opt->count() == 0) continue;
     const auto r = parse_range(*text);
     if (!r) {
-      return usage(std::string(name) + ": bad range \"" + *text + "\" (plies: N, A.., ..B or A..B with 0 <= A <= B <= " +
-                   std::to_string(DthmCode::kMaxDthm) + ")");
+      return usage(std::string(name) + ": bad range \"" + *text +
+                   "\" (plies: N, A.., ..B or A..B with 0 <= A <= B <= " + std::to_string(DthmCode::kMaxDthm) + ")");
     }
     f.dthm_mated[side] = *r;
   }
@@ -203,8 +204,9 @@ Subcommand add_query(CLI::App& app) {
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "query", "Positions of whole tables that satisfy every filter, or their number (raw positions)");
-  cmd->add_option("materials", a->keys, "material keys, e.g. KBvKN (a colour-swapped key such as KNvKB is answered "
-                                        "from the canonical table in the colours given)")
+  cmd->add_option("materials", a->keys,
+                  "material keys, e.g. KBvKN (a colour-swapped key such as KNvKB is answered "
+                  "from the canonical table in the colours given)")
       ->required();
   cmd->add_option("--tables", a->dirs, "table directory (repeatable, searched in order; default: tables)")
       ->allow_extra_args(false)
@@ -215,10 +217,12 @@ Subcommand add_query(CLI::App& app) {
       ->check(CLI::IsMember({"yes", "no"}));
   cmd->add_option("--black-can-mate", a->black_can_mate, "yes or no: Black can checkmate by some legal sequence")
       ->check(CLI::IsMember({"yes", "no"}));
-  a->dthm_white_opt = cmd->add_option("--dthm-white-mated", a->dthm_white,
-                  "shortest helpmate of White in plies: N, A.., ..B or A..B (0..250; none never matches)");
-  a->dthm_black_opt = cmd->add_option("--dthm-black-mated", a->dthm_black,
-                  "shortest helpmate of Black in plies: N, A.., ..B or A..B (0..250; none never matches)");
+  a->dthm_white_opt =
+      cmd->add_option("--dthm-white-mated", a->dthm_white,
+                      "shortest helpmate of White in plies: N, A.., ..B or A..B (0..250; none never matches)");
+  a->dthm_black_opt =
+      cmd->add_option("--dthm-black-mated", a->dthm_black,
+                      "shortest helpmate of Black in plies: N, A.., ..B or A..B (0..250; none never matches)");
   cmd->add_flag("--checkmate", a->checkmate, "the side to move is checkmated");
   cmd->add_flag("--stalemate", a->stalemate, "the side to move is stalemated");
   cmd->add_option("--bishops", a->bishops,

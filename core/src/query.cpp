@@ -309,8 +309,7 @@ class Plan {
     if (shade_filter_) {
       // Half of the orbit has the canonical placement's colours, half the complement.
       const bool own = shade_ok(shade_[Color::White], lw, nw) && shade_ok(shade_[Color::Black], lb, nb);
-      const bool other =
-          shade_ok(shade_[Color::White], nw - lw, nw) && shade_ok(shade_[Color::Black], nb - lb, nb);
+      const bool other = shade_ok(shade_[Color::White], nw - lw, nw) && shade_ok(shade_[Color::Black], nb - lb, nb);
       positions = static_cast<std::uint64_t>(mult / 2) * ((own ? 1U : 0U) + (other ? 1U : 0U));
       if (positions == 0) return true;
       mirrored = !own;
