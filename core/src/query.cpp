@@ -228,8 +228,8 @@ class Plan {
       const std::size_t end = static_cast<std::size_t>(std::min<std::uint64_t>(n, (slot + 1) * stride - su.first));
       const bool per_entry = decode_ || (!slot_diag_.empty() && slot_diag_[static_cast<std::size_t>(slot)]);
       if (!per_entry) {
-        std::uint64_t c = 0;
-        for (; k < end; ++k) c += okw[su.white_mated[k]] & okb[su.black_mated[k]];
+        const std::uint64_t c = simple_[su.stm] ? count_simple(su, k, end) : count_lut(su, k, end);
+        k = end;
         out.positions += c * weight_;
         out.entries += c;
         continue;
@@ -240,6 +240,35 @@ class Plan {
         if (!entry(su.stm, su.first + k, w, b, out)) return;
       }
     }
+  }
+
+  std::uint64_t count_lut(const ScanUnit& su, std::size_t k, std::size_t end) const {
+    const auto& okw = ok_w_[su.stm];
+    const auto& okb = ok_b_[su.stm];
+    std::uint64_t c = 0;
+    for (; k < end; ++k) c += okw[su.white_mated[k]] & okb[su.black_mated[k]];
+    return c;
+  }
+
+  // The same count when both byte conditions are a ByteSet: compares that the compiler
+  // vectorises (the table lookups cost as much as the decompression on KRBvKR).
+  std::uint64_t count_simple(const ScanUnit& su, std::size_t k, std::size_t end) const {
+    const ByteSet bw = set_w_[su.stm], bb = set_b_[su.stm];
+    const std::uint8_t* w = su.white_mated.data();
+    const std::uint8_t* b = su.black_mated.data();
+    std::uint64_t c = 0;
+    while (k < end) {
+      // Chunks whose count fits the 32-bit lanes of the vectorised sum.
+      const std::size_t stop = std::min(end, k + (std::size_t{1} << 20));
+      std::uint32_t part = 0;
+      for (; k < stop; ++k) {
+        const unsigned ow = (static_cast<std::uint8_t>(w[k] - bw.lo) <= bw.span) | (w[k] == bw.none);
+        const unsigned ob = (static_cast<std::uint8_t>(b[k] - bb.lo) <= bb.span) | (b[k] == bb.none);
+        part += ow & ob;
+      }
+      c += part;
+    }
+    return c;
   }
 
   QueryMatch match_of(Color stm, const Pending& p) const {
@@ -369,6 +398,39 @@ class Plan {
       okw[static_cast<std::size_t>(v)] = ok[Color::White][static_cast<std::size_t>(v)] ? 1 : 0;
       okb[static_cast<std::size_t>(v)] = ok[Color::Black][static_cast<std::size_t>(v)] ? 1 : 0;
     }
+    const auto sw = byte_set(ok[Color::White]), sb = byte_set(ok[Color::Black]);
+    simple_[stm] = sw && sb;
+    if (simple_[stm]) {
+      set_w_[stm] = *sw;
+      set_b_[stm] = *sb;
+    }
+  }
+
+  // A byte condition of the form "lo <= v <= lo + span (within 0..kMaxDthm), or v == none": what
+  // every filter of QueryFilter gives (intersections of finite ranges and "none or not"). An empty
+  // range is lo = 251 (a code no valid block holds), span 0. nullopt: another shape.
+  struct ByteSet {
+    std::uint8_t lo = 251, span = 0;
+    std::uint8_t none = 252;  // kNone when accepted, else 252 (a code no valid block holds)
+    bool operator==(const ByteSet&) const = default;
+  };
+  static std::optional<ByteSet> byte_set(const std::array<bool, 256>& ok) {
+    ByteSet s;
+    int lo = -1, hi = -1;
+    for (int v = 0; v <= DthmCode::kMaxDthm; ++v) {
+      if (!ok[static_cast<std::size_t>(v)]) continue;
+      if (lo < 0) lo = v;
+      if (hi >= 0 && hi != v - 1) return std::nullopt;  // two ranges
+      hi = v;
+    }
+    for (int v = DthmCode::kMaxDthm + 1; v < 256; ++v)
+      if (ok[static_cast<std::size_t>(v)] && v != DthmCode::kNone) return std::nullopt;
+    if (lo >= 0) {
+      s.lo = static_cast<std::uint8_t>(lo);
+      s.span = static_cast<std::uint8_t>(hi - lo);
+    }
+    s.none = ok[DthmCode::kNone] ? DthmCode::kNone : std::uint8_t{252};
+    return s;
   }
 
   const TableFile& t_;
@@ -382,6 +444,8 @@ class Plan {
   ByColor<int> bishops_{{0, 0}};
   ByColor<BishopShade> shade_{{BishopShade::Any, BishopShade::Any}};
   ByColor<std::array<std::uint8_t, 256>> ok_w_{}, ok_b_{};
+  ByColor<bool> simple_{{false, false}};
+  ByColor<ByteSet> set_w_{}, set_b_{};
   std::uint64_t weight_ = 8;
   std::vector<std::uint8_t> slot_diag_;
   std::uint64_t mateable_ = 0;
