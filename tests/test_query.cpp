@@ -33,12 +33,21 @@ constexpr std::uint8_t kNoMate = 255;
 // index needs a bound the compiler cannot see).
 using Sq8 = std::array<Square, 8>;
 
-Square image(int g, Square s) {
-  if (g & 1) s = flip_diagonal(s);
-  if (g & 2) s = flip_horizontal(s);
-  if (g & 4) s = flip_vertical(s);
-  return s;
-}
+// The symmetry g of a square: bit 0 flip_diagonal (first), bit 1 flip_horizontal, bit 2
+// flip_vertical, as a table (the oracle maps every successor through it).
+const std::array<std::array<Square, 64>, 8> kImage = [] {
+  std::array<std::array<Square, 64>, 8> t{};
+  for (int g = 0; g < 8; ++g)
+    for (int i = 0; i < 64; ++i) {
+      Square s = square_at(i);
+      if (g & 1) s = flip_diagonal(s);
+      if (g & 2) s = flip_horizontal(s);
+      if (g & 4) s = flip_vertical(s);
+      t[static_cast<std::size_t>(g)][static_cast<std::size_t>(i)] = s;
+    }
+  return t;
+}();
+Square image(int g, Square s) { return kImage[static_cast<std::size_t>(g)][static_cast<std::size_t>(to_index(s))]; }
 
 class Oracle;
 Oracle& oracle_of(const std::string& key);
@@ -112,7 +121,10 @@ class Oracle {
            --k)
         std::swap(sq[static_cast<std::size_t>(k)], sq[static_cast<std::size_t>(k - 1)]);
     std::uint32_t c = 0;
-    for (int j = 0; j < n_; ++j) c |= static_cast<std::uint32_t>(to_index(sq[static_cast<std::size_t>(j)])) << (6 * j);
+    // The White king in the highest field: the enumeration (White king outermost) writes codes in
+    // increasing order.
+    for (int j = 0; j < n_; ++j)
+      c |= static_cast<std::uint32_t>(to_index(sq[static_cast<std::size_t>(j)])) << (6 * (n_ - 1 - j));
     return (c << 1) | static_cast<std::uint32_t>(to_index(stm));
   }
 
@@ -122,9 +134,15 @@ class Oracle {
     return t;
   }
 
+  // The smallest code of the images. The White king's field is the highest, so only the
+  // symmetries that bring the White king to its smallest image can give it (one, or two when
+  // it stands on a diagonal).
   std::uint32_t canonical_code(const Sq8& sq, Color stm) const {
+    int king = 64;
+    for (int g : syms_) king = std::min(king, to_index(image(g, sq[0])));
     std::uint32_t best = ~0U;
-    for (int g : syms_) best = std::min(best, code(transformed(g, sq), stm));
+    for (int g : syms_)
+      if (to_index(image(g, sq[0])) == king) best = std::min(best, code(transformed(g, sq), stm));
     return best;
   }
 
@@ -144,6 +162,10 @@ class Oracle {
     for (int s = from; s < 64; ++s) {
       const Square q = square_at(s);
       if (type_of(pc) == PieceType::Pawn && (rank_index(q) == 0 || rank_index(q) == 7)) continue;
+      // The smallest image of a square under the symmetries (the White king's field is the
+      // highest of the code) lies in a1-d1-d4 (file <= 3, rank <= file), or on files a-d with
+      // pawns: other White king squares have no representative.
+      if (j == 0 && (file_index(q) > 3 || (!pawns_ && rank_index(q) > file_index(q)))) continue;
       bool used = false;
       for (int k = 0; k < j; ++k) used = used || sq[static_cast<std::size_t>(k)] == q;
       if (used) continue;
@@ -155,14 +177,17 @@ class Oracle {
   void add(const Sq8& sq) {
     for (Color stm : {Color::White, Color::Black}) {
       const std::uint32_t own = code(sq, stm);
-      std::vector<std::uint32_t> images;
+      if (canonical_code(sq, stm) != own) return;  // not the representative
+      std::array<std::uint32_t, 8> images{};
+      std::size_t distinct = 0;
       std::uint8_t light_first = 0;
       for (int g : syms_) {
         const auto t = transformed(g, sq);
         const std::uint32_t c = code(t, stm);
-        if (c < own) return;  // not the representative
-        if (std::find(images.begin(), images.end(), c) != images.end()) continue;
-        images.push_back(c);
+        if (std::find(images.begin(), images.begin() + static_cast<std::ptrdiff_t>(distinct), c) !=
+            images.begin() + static_cast<std::ptrdiff_t>(distinct))
+          continue;
+        images[distinct++] = c;
         if (first_bishop_ >= 0 && is_light_square(t[static_cast<std::size_t>(first_bishop_)])) ++light_first;
       }
       Placement p;
@@ -173,8 +198,8 @@ class Oracle {
       Node nd;
       nd.sq = sq;
       nd.stm = stm;
-      nd.weight = static_cast<std::uint8_t>(images.size());
-      nd.light_weight = {static_cast<std::uint8_t>(images.size() - light_first), light_first};
+      nd.weight = static_cast<std::uint8_t>(distinct);
+      nd.light_weight = {static_cast<std::uint8_t>(distinct - light_first), light_first};
       id_of_[own] = static_cast<int>(nodes_.size());
       nodes_.push_back(nd);
     }
@@ -191,7 +216,7 @@ class Oracle {
       Placement p;
       for (int j = 0; j < n_; ++j) p[nd.sq[static_cast<std::size_t>(j)]] = men_[static_cast<std::size_t>(j)];
       p.side_to_move = nd.stm;
-      const Position pos = *Position::from_placement(p);
+      const Position pos = *Position::from_placement(p);  // accepted by add()
       nd.in_check = pos.in_check();
       const MoveList moves = pos.legal_moves();
       nd.has_move = !moves.empty();
@@ -199,9 +224,7 @@ class Oracle {
       for (const Move m : moves) {
         const Position c = pos.after(m);
         if (c.men() == n_ && m.kind() != Move::Kind::Promotion) {
-          const int id = id_of_[canonical_code(squares_of(c), c.side_to_move())];
-          EXPECT_GE(id, 0) << "successor missing: " << c.to_fen();
-          if (id >= 0) kids.push_back(static_cast<std::uint32_t>(id));
+          kids.push_back(canonical_code(squares_of(c), c.side_to_move()));  // an id below
         } else {
           const Oracle& sub = oracle_of(Material::of(c).key());
           for (Color x : {Color::White, Color::Black}) {
@@ -212,6 +235,16 @@ class Oracle {
         }
       }
       offs[u + 1] = static_cast<std::uint32_t>(kids.size());
+    }
+    // Codes to node ids: random reads of a large array, so prefetched ahead.
+    for (std::size_t e = 0; e < kids.size(); ++e) {
+      if (e + 16 < kids.size()) __builtin_prefetch(&id_of_[kids[e + 16]]);
+      const int id = id_of_[kids[e]];
+      if (id < 0) {
+        ADD_FAILURE() << key_ << ": a successor is not in the enumeration (code " << kids[e] << ")";
+        return;
+      }
+      kids[e] = static_cast<std::uint32_t>(id);
     }
     // Reverse edges: parents of each node.
     std::vector<std::uint32_t> roff(nn + 1, 0), parents(kids.size());
