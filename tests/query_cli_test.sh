@@ -237,6 +237,12 @@ err_case 2 "--count --fen" KQvK --tables "$tables" --count --fen
 err_case 2 "--limit with --count" KQvK --tables "$tables" --limit 3
 err_case 2 "no material" --tables "$tables"
 err_case 2 "unknown option" KQvK --tables "$tables" --deadish
+mkdir -p "$work/bad"
+cp "$tables/KRvK.dpt" "$work/bad/KRvK.dpt"
+printf '\xff\xff\xff\xff' | dd of="$work/bad/KRvK.dpt" bs=1 seek=200 conv=notrunc status=none
+err_case 7 "damaged block" KRvK --tables "$work/bad"
+mkdir -p "$work/dir/KQvK.dpt"
+err_case 5 "directory under the table's name" KQvK --tables "$work/dir"
 "$deadpos" query KQvK --tables "$tables" --fen >/dev/full 2>"$work/err"
 expect "write error exit" 5 $?
 
