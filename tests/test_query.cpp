@@ -175,6 +175,7 @@ class Oracle {
   }
 
   void add(const Sq8& sq) {
+    if (square_distance(sq[0], sq[1]) <= 1) return;  // kings adjacent (from_placement checks it too)
     for (Color stm : {Color::White, Color::Black}) {
       const std::uint32_t own = code(sq, stm);
       if (canonical_code(sq, stm) != own) return;  // not the representative
@@ -213,10 +214,7 @@ class Oracle {
     for (auto& s : seed) s.assign(nn, kNoMate);
     for (std::size_t u = 0; u < nn; ++u) {
       Node& nd = nodes_[u];
-      Placement p;
-      for (int j = 0; j < n_; ++j) p[nd.sq[static_cast<std::size_t>(j)]] = men_[static_cast<std::size_t>(j)];
-      p.side_to_move = nd.stm;
-      const Position pos = *Position::from_placement(p);  // accepted by add()
+      const Position pos = Position::from_men(men_.data(), nd.sq.data(), n_, nd.stm);  // add() checked it
       nd.in_check = pos.in_check();
       const MoveList moves = pos.legal_moves();
       nd.has_move = !moves.empty();
