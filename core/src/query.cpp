@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <vector>
@@ -29,7 +31,7 @@ std::size_t scan_unit_count(const TableFile& t) {
 }
 
 Status scan_table(const TableFile& t, int threads, const std::function<void(const ScanUnit&, std::size_t)>& map,
-                  const std::function<bool(std::size_t)>& reduce, std::optional<Color> only_stm) {
+                  const std::function<bool(std::size_t)>& reduce, std::optional<Color> only_stm, std::size_t window) {
   const TableHeader& h = t.header();
   const std::size_t per = scan_unit_count(t) / 2;
   std::vector<std::size_t> order;
@@ -40,9 +42,12 @@ Status scan_table(const TableFile& t, int threads, const std::function<void(cons
   const int team = threads > 0 ? threads : omp_get_max_threads();
   // A batch is mapped in parallel, then reduced in order on this thread: 4 units a thread keep
   // the team busy while one unit waits for the slowest, and bound the memory of pending results.
-  const std::size_t batch = static_cast<std::size_t>(std::max(1, team)) * 4;
+  // Each batch ends in a barrier, which costs a scheduler time slice whenever a thread of the team
+  // is preempted (on a loaded machine two threads were 2.4x slower than one with 8-unit
+  // batches); callers whose results are small map everything in one batch.
+  const std::size_t batch = window ? std::max<std::size_t>(window, 1) : static_cast<std::size_t>(std::max(1, team)) * 4;
   std::vector<std::vector<std::uint8_t>> buf_w(static_cast<std::size_t>(team)), buf_b(static_cast<std::size_t>(team));
-  std::vector<std::optional<Error>> errors(batch);
+  std::vector<std::optional<Error>> errors(std::min(batch, order.size()));
   for (std::size_t start = 0; start < order.size(); start += batch) {
     const auto n = static_cast<std::int64_t>(std::min(batch, order.size() - start));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
@@ -149,6 +154,12 @@ class Plan {
     }
     shade_filter_ = shade_[Color::White] != BishopShade::Any || shade_[Color::Black] != BishopShade::Any;
     decode_ = listing || f.stalemate || f.dead_not_by_material || f.bishops != BishopPair::Any || shade_filter_;
+    bishops_only_ = decode_ && !listing && !f.stalemate && !f.dead_not_by_material;
+    for (int j : bishop_slots_) {
+      const std::uint64_t st = idx_.stride(j);
+      bishop_stride_.push_back(st);
+      bishop_shift_.push_back(std::has_single_bit(st) ? std::countr_zero(st) : -1);
+    }
     for (Color stm : {Color::White, Color::Black}) build_tables(stm, user);
     weight_ = idx_.has_pawns() ? 2 : 8;
     if (!idx_.has_pawns()) {
@@ -209,7 +220,7 @@ class Plan {
       seen |= unit_found[u];
       return seen != all;
     };
-    if (Status s = scan_table(t_, threads, map, reduce); !s) return s;
+    if (Status s = scan_table(t_, threads, map, reduce, std::nullopt, SIZE_MAX); !s) return s;
     if (err) return *err;
     mateable_ = seen;
     return Ok{};
@@ -226,7 +237,20 @@ class Plan {
       const std::uint64_t i = su.first + k;
       const std::uint64_t slot = i / stride;
       const std::size_t end = static_cast<std::size_t>(std::min<std::uint64_t>(n, (slot + 1) * stride - su.first));
-      const bool per_entry = decode_ || (!slot_diag_.empty() && slot_diag_[static_cast<std::size_t>(slot)]);
+      const bool diag = !slot_diag_.empty() && slot_diag_[static_cast<std::size_t>(slot)];
+      if (bishops_only_ && !diag) {
+        // Only bishop colours to check, all orbits of weight_ placements: no decoding.
+        for (; k < end; ++k) {
+          if (!(okw[su.white_mated[k]] & okb[su.black_mated[k]])) continue;
+          const auto [lw, lb] = light_counts_of_index(su.first + k);
+          bool mirrored = false;
+          const std::uint64_t p = bishop_positions(lw, lb, static_cast<int>(weight_), mirrored);
+          out.positions += p;
+          out.entries += p != 0;
+        }
+        continue;
+      }
+      const bool per_entry = decode_ || diag;
       if (!per_entry) {
         const std::uint64_t c = simple_[su.stm] ? count_simple(su, k, end) : count_lut(su, k, end);
         k = end;
@@ -317,6 +341,36 @@ class Plan {
                  t_.name() + ": entry " + std::to_string(i) + " is not a position but holds a value"};
   }
 
+  // Raw positions of an orbit of mult placements whose canonical placement has lw / lb light
+  // bishops that pass the bishop filters (0: none); mirrored: only the complement half passes.
+  std::uint64_t bishop_positions(int lw, int lb, int mult, bool& mirrored) const {
+    const int nw = bishops_[Color::White], nb = bishops_[Color::Black];
+    if (f_.bishops != BishopPair::Any) {
+      const int light = lw + lb, all = nw + nb;
+      const bool same = all >= 2 && (light == 0 || light == all);
+      const bool opposite = light > 0 && light < all;
+      if (f_.bishops == BishopPair::Same ? !same : !opposite) return 0;
+    }
+    if (!shade_filter_) return static_cast<std::uint64_t>(mult);
+    // Half of the orbit has the canonical placement's colours, half the complement.
+    const bool own = shade_ok(shade_[Color::White], lw, nw) && shade_ok(shade_[Color::Black], lb, nb);
+    const bool other = shade_ok(shade_[Color::White], nw - lw, nw) && shade_ok(shade_[Color::Black], nb - lb, nb);
+    mirrored = !own;
+    return static_cast<std::uint64_t>(mult / 2) * ((own ? 1U : 0U) + (other ? 1U : 0U));
+  }
+
+  // Light-squared bishops of each side of entry i, read from its index fields (a bishop's field
+  // is its square, docs/format.md section 4) without decoding the placement.
+  std::pair<int, int> light_counts_of_index(std::uint64_t i) const {
+    int lw = 0, lb = 0;
+    for (std::size_t k = 0; k < bishop_slots_.size(); ++k) {
+      const std::uint64_t field = (bishop_shift_[k] >= 0 ? i >> bishop_shift_[k] : i / bishop_stride_[k]) & 63;
+      if (!is_light_square(square_at(static_cast<int>(field)))) continue;
+      (color_of(idx_.piece(bishop_slots_[k])) == Color::White ? lw : lb)++;
+    }
+    return {lw, lb};
+  }
+
   // One entry that passed the byte tables; false on an error (stored in out).
   bool entry(Color stm, std::uint64_t i, std::uint8_t w, std::uint8_t b, UnitOut& out) const {
     TableIndex::Squares sq{};
@@ -326,23 +380,9 @@ class Plan {
     }
     const int mult = idx_.multiplicity(sq);
     const auto [lw, lb] = light_counts(sq);
-    const int nw = bishops_[Color::White], nb = bishops_[Color::Black];
-    if (f_.bishops != BishopPair::Any) {
-      const int light = lw + lb, all = nw + nb;
-      const bool same = all >= 2 && (light == 0 || light == all);
-      const bool opposite = light > 0 && light < all;
-      if (f_.bishops == BishopPair::Same ? !same : !opposite) return true;
-    }
-    std::uint64_t positions = static_cast<std::uint64_t>(mult);
     bool mirrored = false;
-    if (shade_filter_) {
-      // Half of the orbit has the canonical placement's colours, half the complement.
-      const bool own = shade_ok(shade_[Color::White], lw, nw) && shade_ok(shade_[Color::Black], lb, nb);
-      const bool other = shade_ok(shade_[Color::White], nw - lw, nw) && shade_ok(shade_[Color::Black], nb - lb, nb);
-      positions = static_cast<std::uint64_t>(mult / 2) * ((own ? 1U : 0U) + (other ? 1U : 0U));
-      if (positions == 0) return true;
-      mirrored = !own;
-    }
+    const std::uint64_t positions = bishop_positions(lw, lb, mult, mirrored);
+    if (positions == 0) return true;
     if (f_.dead_not_by_material && !((mateable_ >> class_key(lw, lb)) & 1)) return true;
     if (f_.stalemate) {
       const Position pos = position_of(sq, stm);
@@ -439,6 +479,9 @@ class Plan {
   QueryFilter f_;
   bool listing_;
   bool decode_ = false;
+  bool bishops_only_ = false;  // the placement is needed for the bishop colours only
+  std::vector<std::uint64_t> bishop_stride_;
+  std::vector<int> bishop_shift_;  // log2 of the stride when it is a power of two, else -1
   bool shade_filter_ = false;
   std::vector<int> bishop_slots_;
   ByColor<int> bishops_{{0, 0}};
@@ -501,7 +544,9 @@ Result<QueryCounts> run_query(const TableFile& t, const Material& material, cons
       o = UnitOut{};  // release the unit's matches
       return !stopped;
     };
-    if (Status s = scan_table(t, threads, map, reduce, stm); !s) return s.error();
+    // Counting keeps two numbers a unit: every unit in one batch. Listings keep their matches
+    // until they are printed: the default window bounds that memory.
+    if (Status s = scan_table(t, threads, map, reduce, stm, listing ? 0 : SIZE_MAX); !s) return s.error();
     if (err) return *err;
   }
   return counts;

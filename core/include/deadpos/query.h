@@ -55,11 +55,14 @@ std::size_t scan_unit_count(const TableFile& t);
 // `threads` OpenMP threads (0: the OpenMP default), in any order and concurrently: map must be
 // thread-safe and write only to storage of its own u. reduce(u) is then called on the calling
 // thread, in unit order, each after its map returned; returning false stops the scan (units after
-// it are not reduced). Memory: a few blocks per thread, whatever the table size.
+// it are not reduced). window: units mapped before they are reduced (0: 4 per thread; SIZE_MAX:
+// all at once, for small per-unit results). Memory: two blocks per thread, whatever the table
+// size, plus what map keeps for `window` units.
 // Errors: CorruptTable naming the file and block (a block checksum failed: the scan stops at the
 // first bad unit in unit order, after reducing every unit before it), OutOfMemory.
 Status scan_table(const TableFile& t, int threads, const std::function<void(const ScanUnit&, std::size_t)>& map,
-                  const std::function<bool(std::size_t)>& reduce, std::optional<Color> only_stm = std::nullopt);
+                  const std::function<bool(std::size_t)>& reduce, std::optional<Color> only_stm = std::nullopt,
+                  std::size_t window = 0);
 
 // ---- query --------------------------------------------------------------------------------
 
