@@ -258,12 +258,35 @@ class Plan {
         out.entries += c;
         continue;
       }
-      for (; k < end; ++k) {
-        const std::uint8_t w = su.white_mated[k], b = su.black_mated[k];
-        if (!(okw[w] & okb[b])) continue;
-        if (!entry(su.stm, su.first + k, w, b, out)) return;
+      while (k < end) {
+        // 64 entries at a time: a chunk without a byte match (the common case of a selective
+        // filter) is skipped after the vectorised test.
+        const std::size_t stop = std::min(end, k + 64);
+        if (simple_[su.stm] && stop - k == 64 && !any_match(su, k)) {
+          k = stop;
+          continue;
+        }
+        for (; k < stop; ++k) {
+          const std::uint8_t w = su.white_mated[k], b = su.black_mated[k];
+          if (!(okw[w] & okb[b])) continue;
+          if (!entry(su.stm, su.first + k, w, b, out)) return;
+        }
       }
     }
+  }
+
+  // Whether one of the 64 entries from k passes the byte conditions (simple_ only).
+  bool any_match(const ScanUnit& su, std::size_t k) const {
+    const ByteSet bw = set_w_[su.stm], bb = set_b_[su.stm];
+    const std::uint8_t* w = su.white_mated.data() + k;
+    const std::uint8_t* b = su.black_mated.data() + k;
+    unsigned any = 0;
+    for (std::size_t j = 0; j < 64; ++j) {
+      const unsigned ow = (static_cast<std::uint8_t>(w[j] - bw.lo) <= bw.span) | (w[j] == bw.none);
+      const unsigned ob = (static_cast<std::uint8_t>(b[j] - bb.lo) <= bb.span) | (b[j] == bb.none);
+      any |= ow & ob;
+    }
+    return any != 0;
   }
 
   std::uint64_t count_lut(const ScanUnit& su, std::size_t k, std::size_t end) const {
