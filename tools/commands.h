@@ -27,5 +27,6 @@ Subcommand add_generate(CLI::App& app);
 Subcommand add_verify(CLI::App& app);
 Subcommand add_probe(CLI::App& app);
 Subcommand add_adjudicate(CLI::App& app);
+Subcommand add_query(CLI::App& app);
 
 }  // namespace deadpos::cli
