@@ -113,7 +113,7 @@ DEADPOS_API deadpos_status deadpos_open(const char* const* dirs, size_t n_dirs, 
 /* Frees the handle and its cache. NULL is allowed. No other call may use tb during or after it. */
 DEADPOS_API void deadpos_close(deadpos_tablebase* tb);
 
-/* Largest number of men (kings included) among the tables found. */
+/* Largest number of men (kings included) among the tables found; 0 for NULL. */
 DEADPOS_API int deadpos_max_men(const deadpos_tablebase* tb);
 
 /* ---- positions as bitboards (Fathom's shape) ------------------------------------------------- */
@@ -212,10 +212,10 @@ typedef struct deadpos_probe_result {
   char fen[DEADPOS_FEN_SIZE];     /* the position as a normalised 6-field FEN */
 } deadpos_probe_result;
 
-/* Answers a position given as FEN (4 to 6 fields, as `deadpos probe` reads it). Errors: BAD_ARGUMENT
- * (NULL tb/fen/out), INVALID_FEN (message names the field or check, e.g. "kings-adjacent: ..."),
- * CORRUPT_TABLE, IO, OUT_OF_MEMORY, INVALID_ARGUMENT; with tables_only also MISSING_TABLE and
- * TOO_MANY_MEN. Thread-safe. */
+/* Answers a position given as FEN (6 fields; 4 or 5 accepted, the counters then 0 and 1; not
+ * EPD). Errors: BAD_ARGUMENT (NULL tb/fen/out), INVALID_FEN (the message names the field or the
+ * check, e.g. "kings-adjacent: ..."), CORRUPT_TABLE, IO, OUT_OF_MEMORY, INVALID_ARGUMENT; with
+ * tables_only also MISSING_TABLE and TOO_MANY_MEN. Thread-safe. */
 DEADPOS_API deadpos_status deadpos_probe_fen(const deadpos_tablebase* tb, const char* fen, deadpos_probe_result* out,
                                              deadpos_error* err);
 /* The same for a position as bitboards. */
