@@ -13,7 +13,7 @@
 
 #define MAX_POS 256
 #define THREADS 4
-#define ROUNDS 3
+#define ROUNDS 2
 
 typedef struct answer {
   deadpos_status probe_status, flag_status, line_status[2];
