@@ -57,7 +57,8 @@ typedef enum deadpos_status {
   DEADPOS_ERR_VERIFICATION_FAILED = 9, /* a table disagrees with its successors */
   DEADPOS_ERR_BAD_ARGUMENT = 10,       /* the caller's mistake: NULL pointer, value out of range */
   DEADPOS_ERR_BUFFER_TOO_SMALL = 11,   /* a caller buffer is too small (the size needed is returned) */
-  DEADPOS_ERR_INTERNAL = 12            /* an unexpected internal failure (a bug: please report it) */
+  DEADPOS_ERR_INTERNAL = 12,           /* an unexpected internal failure (a bug: please report it) */
+  DEADPOS_STATUS_MAX_ENUM = 0x7fffffff /* not a status (see DEADPOS_SIDE_MAX_ENUM) */
 } deadpos_status;
 
 /* "invalid FEN", "invalid argument", "invalid move", "I/O error", "missing table", "corrupt table",
@@ -118,7 +119,15 @@ DEADPOS_API int deadpos_max_men(const deadpos_tablebase* tb);
 
 /* ---- positions as bitboards (Fathom's shape) ------------------------------------------------- */
 
-typedef enum deadpos_side { DEADPOS_WHITE = 0, DEADPOS_BLACK = 1, DEADPOS_SIDE_TO_MOVE = 2 } deadpos_side;
+/* Every enum ends with a *_MAX_ENUM member that is not a value: it makes each enum type as wide as
+ * an int, so that any int a caller passes is a value of the type (and is refused as BAD_ARGUMENT or
+ * INVALID_FEN, never undefined behaviour in the library). */
+typedef enum deadpos_side {
+  DEADPOS_WHITE = 0,
+  DEADPOS_BLACK = 1,
+  DEADPOS_SIDE_TO_MOVE = 2,
+  DEADPOS_SIDE_MAX_ENUM = 0x7fffffff
+} deadpos_side;
 
 /* Castling rights bits (the FEN castling field KQkq). */
 #define DEADPOS_CASTLE_WHITE_KING_SIDE 1u
@@ -143,15 +152,21 @@ typedef struct deadpos_bitboards {
 
 /* ---- answers --------------------------------------------------------------------------------- */
 
-typedef enum deadpos_tri { DEADPOS_NO = 0, DEADPOS_YES = 1, DEADPOS_UNDETERMINED = 2 } deadpos_tri;
+typedef enum deadpos_tri {
+  DEADPOS_NO = 0,
+  DEADPOS_YES = 1,
+  DEADPOS_UNDETERMINED = 2,
+  DEADPOS_TRI_MAX_ENUM = 0x7fffffff
+} deadpos_tri;
 
 /* How a side's question was decided (`how.*.method` of `deadpos probe --json`). */
 typedef enum deadpos_method {
-  DEADPOS_METHOD_TABLE = 0,       /* the position's table: exact DTHM */
-  DEADPOS_METHOD_SEARCH = 1,      /* can mate: the search found a line (line_plies) */
-  DEADPOS_METHOD_EXHAUSTED = 2,   /* cannot mate: every reachable position visited (positions) */
-  DEADPOS_METHOD_RULE = 3,        /* cannot mate: a named rule (rule) */
-  DEADPOS_METHOD_UNDETERMINED = 4 /* the budget ran out (budget) */
+  DEADPOS_METHOD_TABLE = 0,        /* the position's table: exact DTHM */
+  DEADPOS_METHOD_SEARCH = 1,       /* can mate: the search found a line (line_plies) */
+  DEADPOS_METHOD_EXHAUSTED = 2,    /* cannot mate: every reachable position visited (positions) */
+  DEADPOS_METHOD_RULE = 3,         /* cannot mate: a named rule (rule) */
+  DEADPOS_METHOD_UNDETERMINED = 4, /* the budget ran out (budget) */
+  DEADPOS_METHOD_MAX_ENUM = 0x7fffffff
 } deadpos_method;
 
 typedef enum deadpos_rule {
@@ -159,7 +174,8 @@ typedef enum deadpos_rule {
   DEADPOS_RULE_LONE_KING = 1,
   DEADPOS_RULE_SAME_COLOURED_BISHOPS = 2,
   DEADPOS_RULE_NO_CHECKMATE_PLACEMENT = 3,
-  DEADPOS_RULE_ONE_COLOUR_BISHOPS = 4
+  DEADPOS_RULE_ONE_COLOUR_BISHOPS = 4,
+  DEADPOS_RULE_MAX_ENUM = 0x7fffffff
 } deadpos_rule;
 
 typedef enum deadpos_budget {
@@ -167,7 +183,8 @@ typedef enum deadpos_budget {
   DEADPOS_BUDGET_NODES = 1,
   DEADPOS_BUDGET_TIME = 2,
   DEADPOS_BUDGET_MEMORY = 3,
-  DEADPOS_BUDGET_OUT_OF_MEMORY = 4
+  DEADPOS_BUDGET_OUT_OF_MEMORY = 4,
+  DEADPOS_BUDGET_MAX_ENUM = 0x7fffffff
 } deadpos_budget;
 
 /* "table", "search", "exhausted", "rule", "undetermined" */
@@ -231,7 +248,8 @@ typedef enum deadpos_flag_reason {
   DEADPOS_FLAG_DEAD_POSITION = 2,        /* FIDE 5.2.2: drawn whatever the clock */
   DEADPOS_FLAG_OPPONENT_CANNOT_MATE = 3, /* FIDE 6.9: drawn */
   DEADPOS_FLAG_OPPONENT_CAN_MATE = 4,    /* FIDE 6.9: the flagged side loses */
-  DEADPOS_FLAG_UNDETERMINED = 5          /* the budget ran out before the opponent's question was decided */
+  DEADPOS_FLAG_UNDETERMINED = 5,         /* the budget ran out before the opponent's question was decided */
+  DEADPOS_FLAG_MAX_ENUM = 0x7fffffff
 } deadpos_flag_reason;
 
 /* "checkmate", "stalemate", "dead-position", "opponent-cannot-mate", "opponent-can-mate",

@@ -193,6 +193,7 @@ Color side_of(deadpos_side s, const deadpos::Position& pos, const char* name) {
     case DEADPOS_WHITE: return Color::White;
     case DEADPOS_BLACK: return Color::Black;
     case DEADPOS_SIDE_TO_MOVE: return pos.side_to_move();
+    default: break;  // any other int (deadpos.h: *_MAX_ENUM)
   }
   bad_argument(std::string(name) + " = " + std::to_string(static_cast<int>(s)) +
                " is not DEADPOS_WHITE, DEADPOS_BLACK or DEADPOS_SIDE_TO_MOVE");
@@ -401,6 +402,7 @@ const char* deadpos_status_name(deadpos_status s) {
     case DEADPOS_ERR_BAD_ARGUMENT: return "bad argument";
     case DEADPOS_ERR_BUFFER_TOO_SMALL: return "buffer too small";
     case DEADPOS_ERR_INTERNAL: return "internal error";
+    default: break;
   }
   return "?";
 }
@@ -463,6 +465,7 @@ const char* deadpos_method_name(deadpos_method m) {
     case DEADPOS_METHOD_EXHAUSTED: return deadpos::method_name(Method::Exhausted);
     case DEADPOS_METHOD_RULE: return deadpos::method_name(Method::Rule);
     case DEADPOS_METHOD_UNDETERMINED: return deadpos::method_name(Method::Undetermined);
+    default: break;
   }
   return "?";
 }
@@ -475,6 +478,7 @@ const char* deadpos_rule_name(deadpos_rule r) {
     case DEADPOS_RULE_SAME_COLOURED_BISHOPS: return deadpos::rule_name(AnalysisRule::SameColouredBishops);
     case DEADPOS_RULE_NO_CHECKMATE_PLACEMENT: return deadpos::rule_name(AnalysisRule::NoCheckmatePlacement);
     case DEADPOS_RULE_ONE_COLOUR_BISHOPS: return deadpos::rule_name(AnalysisRule::OneColourBishops);
+    default: break;
   }
   return "?";
 }
@@ -487,6 +491,7 @@ const char* deadpos_budget_name(deadpos_budget b) {
     case DEADPOS_BUDGET_TIME: return deadpos::budget_name(BudgetKind::Time);
     case DEADPOS_BUDGET_MEMORY: return deadpos::budget_name(BudgetKind::Memory);
     case DEADPOS_BUDGET_OUT_OF_MEMORY: return deadpos::budget_name(BudgetKind::OutOfMemory);
+    default: break;
   }
   return "?";
 }
@@ -500,6 +505,7 @@ const char* deadpos_flag_reason_name(deadpos_flag_reason r) {
     case DEADPOS_FLAG_OPPONENT_CANNOT_MATE: return deadpos::flag_reason_name(R::OpponentCannotMate);
     case DEADPOS_FLAG_OPPONENT_CAN_MATE: return deadpos::flag_reason_name(R::OpponentCanMate);
     case DEADPOS_FLAG_UNDETERMINED: return deadpos::flag_reason_name(R::Undetermined);
+    default: break;
   }
   return "?";
 }

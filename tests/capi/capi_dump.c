@@ -44,6 +44,7 @@ static void json_how(const deadpos_how* h) {
     case DEADPOS_METHOD_UNDETERMINED:
       printf(",\"budget\":\"%s\",\"positions\":%llu", deadpos_budget_name(h->budget), (unsigned long long)h->positions);
       break;
+    default: break;
   }
   putchar('}');
 }
