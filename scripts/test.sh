@@ -24,11 +24,13 @@ if [ "$fuzz_seconds" != 0 ]; then
 fi
 
 if [ "$sanitize" = thread ] || [ "$sanitize" = 1 ]; then
-  # Only the threading tests (tests/CMakeLists.txt, deadpos_thread_tests), on the tables the
-  # Release run above generated in build/tables4; assertions on.
+  # Only the threading tests (deadpos_thread_tests in tests/CMakeLists.txt; capi_threads in
+  # tests/capi: the C API from several pthreads), on the tables the Release run above generated in
+  # build/tables4; assertions on.
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" \
     -DDEADPOS_SANITIZE_THREAD=ON -DDEADPOS_BUILD_BENCH=OFF -DDEADPOS_TEST_TABLES="$PWD/build/tables4" >/dev/null
-  cmake --build build-tsan -j"$(nproc)" --target deadpos_thread_tests
+  cmake --build build-tsan -j"$(nproc)" --target deadpos_thread_tests capi_threads
   ctest --test-dir build-tsan -L tsan --output-on-failure
 fi
 
