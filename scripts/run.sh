@@ -3,7 +3,9 @@
 #  1. build the helpmate tables up to 4 men into tables/ (kept between runs; intact ones are skipped),
 #  2. answer the public dispute positions (dead? who can mate? with a shortest helpmate line),
 #  3. adjudicate the 1,024 lichess games lost on time (FIDE 6.9, dead position 5.2.2 first),
-#  4. the same question for the final positions of 30,000 lichess games (printing the draws).
+#  4. the same question for the final positions of 30,000 lichess games (printing the draws),
+#  5. adjudicate 1,782 real lichess games from PGN (tests/data/pgn/*.pgn, sources in its SOURCES.md):
+#     first dead ply, flag-falls, wrong recorded results.
 # Positions beyond the tables (more men, or a table not built) are answered by the exact search of
 # docs/design.md, "Beyond the tables" (or said to be undetermined within its budget). DEADPOS_MAX_MEN=5
 # builds the 5-man tables too (47 minutes on 2 cores, 4.76 GB; examples/README.md).
@@ -33,4 +35,9 @@ echo "   flagged, could the side that just moved still checkmate? (draws, undete
 # Fields 1-6 are the FEN, field 7 the lichess game id.
 grep -v '^#' examples/lichess-30k-final-positions.txt | cut -d' ' -f1-6 | $D probe --tables tables --flag stm |
   grep -E "flag fell: (1/2-1/2|undetermined)|^summary" || rc=$?
+
+echo
+echo "== 1,782 real lichess games (tests/data/pgn/*.pgn): replayed and judged by the Laws =="
+echo "   (games whose recorded result is wrong, games played on in a dead position, and the summary) =="
+$D adjudicate --tables tables tests/data/pgn/*.pgn | grep -E "the Laws give|more pl|^summary" || rc=$?
 exit "$rc"

@@ -3,7 +3,7 @@
 //     the game (and the oracle's answers are monotone, the property the bisection relies on).
 //   - Where lichess ended a game one ply after our first dead ply, that position is dead by an
 //     argument independent of the analyzer: every legal move leaves insufficient material.
-//   - The result rules of docs/api-adjudicate.md, each on a game whose answer follows from the
+//   - The result rules of docs/api.md, "PGN adjudication", each on a game whose answer follows from the
 //     Laws by hand (checkmate, stalemate, dead position, flag-falls, undetermined).
 // Reads the <=4-man tables of the "tables4" fixture (DEADPOS_TABLES); fails without them.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // deadpos adjudicate FILE.pgn... [--tables DIR]... [--json] [--pgn-out FILE] [--threads T]: the
 // result the Laws give to every game of PGN files (docs/cli.md, "deadpos adjudicate"; the rules in
-// docs/api-adjudicate.md). Games are read one batch at a time (memory does not grow with the
+// docs/api.md, "PGN adjudication"). Games are read one batch at a time (memory does not grow with the
 // file), adjudicated in parallel, and printed in input order, so the output is the same for any
 // number of threads.
 #include <omp.h>

@@ -57,7 +57,7 @@ int run(int argc, char** argv) {
   CLI::App app{"deadpos: exact dead-position and helpmate tablebases for chess endings"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("deadpos ") + DEADPOS_VERSION);
-  const Subcommand commands[] = {add_perft(app),  add_fen(app),        add_generate(app), add_verify(app),
+  const Subcommand commands[] = {add_perft(app), add_fen(app),        add_generate(app), add_verify(app),
                                  add_probe(app), add_adjudicate(app), add_query(app)};
   if (unknown_subcommand(app, argc, argv)) return kExitUsage;
   try {

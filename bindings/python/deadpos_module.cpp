@@ -1,6 +1,6 @@
 // The Python module `deadpos` (pybind11): a Tablebase whose answers are plain Python values with
 // the field names and meanings of `deadpos probe --json` (tools/cli.cpp probe_json; docs/cli.md),
-// and one exception family, deadpos.Error. Reference: docs/api-python.md.
+// and one exception family, deadpos.Error. Reference: docs/api.md, "Python module".
 //
 // The answers are built here from the library's types (deadpos/analysis.h), not by the command's
 // renderer (tools/cli.h), so that the tests (tests/python/) compare two independent renderings:
@@ -359,7 +359,7 @@ constexpr const char* kModuleDoc =
 Every answer is exact, or says it is undetermined (None); never a guess. Distances are in plies.
 Errors raise deadpos.Error subclasses (InvalidFen, MissingTable, CorruptTable, Io, ...).
 A Tablebase may be used from any number of threads at once; the GIL is released while it works.
-Reference: docs/api-python.md.)doc";
+Reference: docs/api.md, "Python module".)doc";
 
 constexpr const char* kClassDoc =
     R"doc(Tablebase(dirs, *, cache_mb=256, budget_nodes=2000000, budget_ms=0, budget_mb=512)

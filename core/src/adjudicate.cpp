@@ -1,4 +1,4 @@
-// Game adjudication: see deadpos/adjudicate.h and docs/api-adjudicate.md.
+// Game adjudication: see deadpos/adjudicate.h and docs/api.md, "PGN adjudication".
 #include "deadpos/adjudicate.h"
 
 #include <algorithm>
@@ -325,8 +325,10 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
   } else if (out.final_dead == true) {
     set("1/2-1/2", ResultRule::DeadPosition,
         "dead position at " + where_dead + ": the game ended there, drawn (FIDE 5.2.2)" +
-            (out.dead_ply && *out.dead_ply < n ? "; " + std::to_string(n - *out.dead_ply) + " more plies were played"
-                                               : ""));
+            (out.dead_ply && *out.dead_ply < n
+                 ? "; " + std::to_string(n - *out.dead_ply) +
+                       (n - *out.dead_ply == 1 ? " more ply was" : " more plies were") + " played"
+                 : ""));
   } else if (flagged) {
     out.flagged = flagged;
     auto opp = an.can_mate(n, fin, *flagged);

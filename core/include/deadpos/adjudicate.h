@@ -1,4 +1,4 @@
-// Adjudication of finished games by the Laws of Chess (docs/api-adjudicate.md, "The result the
+// Adjudication of finished games by the Laws of Chess (docs/api.md, "PGN adjudication", "The result the
 // Laws give"): replay a PGN game's main line, find the first ply at which the position was dead
 // (FIDE 5.2.2: the game ended there, drawn), and give the result of games lost on time by FIDE 6.9.
 //
@@ -55,7 +55,7 @@ std::optional<std::string> recorded_result(const PgnGame& g);
 // the end (only the clock of the side to move runs).
 std::optional<Color> flagged_side(const PgnGame& g, Color side_to_move_at_end);
 
-// Which rule gave the result (docs/api-adjudicate.md).
+// Which rule gave the result (docs/api.md, "PGN adjudication").
 enum class ResultRule : std::uint8_t {
   Checkmate,     // checkmate on the board at the end (FIDE 5.1.1)
   DeadPosition,  // the position was dead at some ply (FIDE 5.2.2; a stalemate at the end included)
@@ -86,7 +86,7 @@ struct Adjudication {
   std::optional<std::string> result;
   bool changed = false;  // result is set and differs from the recorded one (or none was recorded)
   ResultRule rule = ResultRule::Recorded;
-  std::string reason;  // one line of English (docs/api-adjudicate.md)
+  std::string reason;  // one line of English (docs/api.md, "PGN adjudication")
   int analyses = 0;    // positions analysed (one side's question each counts one)
 };
 
