@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -297,6 +298,31 @@ TEST(Castling, RightsWithoutEffect) {
   EXPECT_EQ(a->dthm[Color::Black], 1);
   EXPECT_EQ(a->dthm[Color::White], std::nullopt);
   EXPECT_EQ(a->dthm, b->dthm);
+}
+
+// ProbeResult::en_passant says an en passant capture was legal and taken into account; the
+// castling search plays every legal move, so with castling rights too (black-box finding: it was
+// false there). Castling and an en passant capture need 5 men (two kings, a rook, two pawns), so
+// this reads the 5-man tables named by DEADPOS_TABLES5 (e.g. DEADPOS_TABLES5=/path/tables5 ctest -R
+// EnPassantCapture); without them it is skipped, saying so. The capture d4xe3 is legal by FIDE
+// 3.7.3.1 (e2-e4 was the last move).
+TEST(Castling, EnPassantCaptureIsReportedInTheCastlingSearch) {
+  const char* dir = std::getenv("DEADPOS_TABLES5");
+  if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "DEADPOS_TABLES5 (the <=5-man tables) is not set";
+  auto tb = Tablebase::open({dir});
+  ASSERT_TRUE(tb) << tb.error().message;
+  const Position rights = position_from("8/8/8/2k5/3pP3/8/8/4K2R b K e3 0 1");
+  ASSERT_TRUE(rights.legal_moves().contains(Move::make(Square::D4, Square::E3, Move::Kind::EnPassant)));
+  auto a = tb->probe(rights);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->table, "KRPvKP");
+  EXPECT_TRUE(a->castling_search);
+  EXPECT_TRUE(a->en_passant);
+  // Without a legal capture (no black pawn beside e4) it stays false.
+  auto b = tb->probe(position_from("8/8/8/1k1p4/4P3/8/8/4K2R b K e3 0 1"));
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_TRUE(b->castling_search);
+  EXPECT_FALSE(b->en_passant);
 }
 
 // The castling search against the definition (every legal move, successors probed, those that

@@ -159,7 +159,15 @@ struct Tablebase::Impl {
       return v;
     }
     if (pos.castling_rights()) {
-      if (info) info->castling_search = true;
+      if (info) {
+        info->castling_search = true;
+        // The castling search plays every legal move, an en passant capture among them: say so
+        // as the branch below does (ProbeResult::en_passant).
+        if (pos.en_passant()) {
+          for (Move m : pos.legal_moves())
+            if (m.kind() == Move::Kind::EnPassant) info->en_passant = true;
+        }
+      }
       const PositionKey key = position_key(pos);
       if (auto it = memo.find(key); it != memo.end()) return it->second;
       // Successors that lose a right are valued by this function again, sharing the memo.

@@ -221,6 +221,16 @@ int main(int argc, char** argv) {
   CHECK(deadpos_line_fen(tb, krk, DEADPOS_BLACK, buf, sizeof buf, &info, &err) == DEADPOS_OK &&
             info.can_be_mated == DEADPOS_NO && buf[0] == '\0' && info.needed == 1,
         "no line for a side that cannot be mated");
+  /* The size query says BUFFER_TOO_SMALL exactly when there is a line to fetch (deadpos.h): not
+   * for a side that cannot be mated (OK), but for a side checkmated already (KQvK, Black mated on
+   * the board: the empty line, needed 1). */
+  CHECK(deadpos_line_fen(tb, krk, DEADPOS_BLACK, NULL, 0, &info, &err) == DEADPOS_OK &&
+            info.can_be_mated == DEADPOS_NO && info.needed == 1,
+        "size query for a side that cannot be mated: %s", err.message);
+  CHECK(deadpos_line_fen(tb, "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", DEADPOS_BLACK, NULL, 0, &info, &err) ==
+                DEADPOS_ERR_BUFFER_TOO_SMALL &&
+            info.can_be_mated == DEADPOS_YES && info.plies == 0 && info.needed == 1,
+        "size query for a side checkmated already: %s", err.message);
   deadpos_close(tb);
 
   printf("capi_errors: %d checks, %d failed\n", checks, failures);
