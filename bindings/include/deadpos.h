@@ -287,9 +287,9 @@ typedef struct deadpos_line_info {
  * `info` must not be NULL. buf may be NULL when buf_size is 0 (ask for info->needed first); a
  * line of 7 men rarely exceeds 1 KiB. The size query (buf NULL, buf_size 0) therefore answers
  * BUFFER_TOO_SMALL exactly when there is a line to fetch (YES; needed 1 for the empty line of a
- * position that is that checkmate already), and DEADPOS_OK when there is none (NO, UNDETERMINED). Errors: BAD_ARGUMENT, BUFFER_TOO_SMALL (buf gets "" when
- * buf_size > 0; info->needed says how much), MISSING_TABLE (every continuation of the line passes
- * through an absent table), and as deadpos_probe_fen. Thread-safe. */
+ * position that is that checkmate already), and DEADPOS_OK when there is none (NO, UNDETERMINED). Errors: BAD_ARGUMENT,
+ * BUFFER_TOO_SMALL (buf gets "" when buf_size > 0; info->needed says how much), MISSING_TABLE (every continuation of
+ * the line passes through an absent table), and as deadpos_probe_fen. Thread-safe. */
 DEADPOS_API deadpos_status deadpos_line_fen(const deadpos_tablebase* tb, const char* fen, deadpos_side mated, char* buf,
                                             size_t buf_size, deadpos_line_info* info, deadpos_error* err);
 DEADPOS_API deadpos_status deadpos_line_bitboards(const deadpos_tablebase* tb, const deadpos_bitboards* pos,
