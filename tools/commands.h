@@ -26,5 +26,6 @@ Subcommand add_fen(CLI::App& app);
 Subcommand add_generate(CLI::App& app);
 Subcommand add_verify(CLI::App& app);
 Subcommand add_probe(CLI::App& app);
+Subcommand add_serve(CLI::App& app);
 
 }  // namespace deadpos::cli
