@@ -376,6 +376,11 @@ struct Server::Impl {
   void serve(Endpoint e, const httplib::Request& req, httplib::Response& res, const std::string& cache_key, F&& f) {
     const auto start = Clock::now();
     in_flight.fetch_add(1);
+    // Also when the handler throws (std::bad_alloc: the exception handler answers 500).
+    struct Leave {
+      std::atomic<std::int64_t>& n;
+      ~Leave() { n.fetch_sub(1); }
+    } leave{in_flight};
     Reply r;
     std::optional<std::string> hit;
     if (!cache_key.empty()) hit = cache.get(cache_key);
@@ -389,7 +394,6 @@ struct Server::Impl {
     res.status = r.status;
     res.set_content(std::move(r.body), r.content_type.c_str());
     count(e, r.status, start);
-    in_flight.fetch_sub(1);
   }
 
   void routes();

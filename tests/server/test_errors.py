@@ -112,11 +112,11 @@ def test_damaged_table_under_a_running_server(serve, tmp_path):
 
 def test_sigterm_finishes_the_requests_in_flight(tmp_path):
     from conftest import Served
-    s = Served("--request-ms", "0", "--threads", "16")
+    s = Served("--request-ms", "0", "--threads", "16", "--max-batch", "10000")
     # Batches that take a while each (positions beyond the tables: searched).
     fens = [f for _, f in public_positions()] + ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                                                 "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"]
-    body = "\n".join(fens * 20) + "\n"
+    body = "\n".join(fens * 120) + "\n"  # about 1.5 s of work each
     want = probe([], stdin=body)
     results = [None] * 8
 
