@@ -1,0 +1,563 @@
+// deadpos serve's HTTP API (server.h; docs/server.md). The handlers answer with the rendering of
+// `deadpos probe --json` (tools/cli.h: probe_json, probe_error_json, json_line), so the two can
+// never drift apart; this file adds the lichess-shaped /standard, HTTP statuses, limits, the
+// answer cache and the metrics.
+#include "server.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <list>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include <httplib.h>
+
+#include "cli.h"
+#include "deadpos/notation.h"
+#include "deadpos/tablebase.h"
+
+namespace deadpos::server {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+// ---- metrics ------------------------------------------------------------------------------------
+
+enum class Endpoint : std::uint8_t { Standard, Flag, Batch, Health, Metrics, Page, Other };
+constexpr std::array<const char*, 7> kEndpointName = {"standard", "flag", "batch", "health",
+                                                      "metrics",  "page", "other"};
+constexpr std::array<int, 9> kStatuses = {200, 400, 404, 405, 408, 413, 500, 503, 0};  // 0: any other
+// Latency buckets, seconds (Prometheus histogram "le" bounds).
+constexpr std::array<double, 16> kBuckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                             0.05,   0.1,     0.25,   0.5,   1.0,    2.5,   5.0,  10.0};
+
+struct EndpointStats {
+  std::array<std::atomic<std::uint64_t>, kStatuses.size()> by_status{};
+  std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets{};  // last: +Inf
+  std::atomic<std::uint64_t> micros_sum{0};
+};
+
+std::size_t status_slot(int status) {
+  for (std::size_t i = 0; i + 1 < kStatuses.size(); ++i)
+    if (kStatuses[i] == status) return i;
+  return kStatuses.size() - 1;
+}
+
+// ---- answer cache -------------------------------------------------------------------------------
+
+// Rendered 200 answers by request key, LRU in 16 shards of max_bytes / 16. The tables never change
+// under a running server, so a cached answer is the answer; a table damaged later cannot change
+// what was read and checked before.
+class AnswerCache {
+ public:
+  explicit AnswerCache(std::size_t max_bytes) : shard_bytes_(max_bytes / kShards) {}
+  std::optional<std::string> get(const std::string& key) {
+    if (shard_bytes_ == 0) return std::nullopt;
+    Shard& s = shard(key);
+    std::lock_guard lock(s.m);
+    auto it = s.index.find(key);
+    if (it == s.index.end()) {
+      misses_.fetch_add(1, std::memory_order_relaxed);
+      return std::nullopt;
+    }
+    s.lru.splice(s.lru.begin(), s.lru, it->second);
+    hits_.fetch_add(1, std::memory_order_relaxed);
+    return it->second->second;
+  }
+  void put(const std::string& key, const std::string& value) {
+    const std::size_t cost = key.size() + value.size() + kOverhead;
+    if (shard_bytes_ == 0 || cost > shard_bytes_) return;
+    Shard& s = shard(key);
+    std::lock_guard lock(s.m);
+    if (s.index.count(key)) return;
+    s.lru.emplace_front(key, value);
+    s.index.emplace(key, s.lru.begin());
+    s.bytes += cost;
+    while (s.bytes > shard_bytes_) {
+      auto& [k, v] = s.lru.back();
+      s.bytes -= k.size() + v.size() + kOverhead;
+      s.index.erase(k);
+      s.lru.pop_back();
+    }
+  }
+  std::uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+  std::size_t bytes() const {
+    std::size_t b = 0;
+    for (auto& s : shards_) {
+      std::lock_guard lock(s.m);
+      b += s.bytes;
+    }
+    return b;
+  }
+
+ private:
+  static constexpr std::size_t kShards = 16;
+  static constexpr std::size_t kOverhead = 128;  // list node, index entry, string headers
+  using Entry = std::pair<std::string, std::string>;
+  struct Shard {
+    mutable std::mutex m;
+    std::list<Entry> lru;
+    std::unordered_map<std::string, std::list<Entry>::iterator> index;
+    std::size_t bytes = 0;
+  };
+  Shard& shard(const std::string& key) { return shards_[std::hash<std::string>{}(key) % kShards]; }
+  std::size_t shard_bytes_;
+  std::array<Shard, kShards> shards_;
+  std::atomic<std::uint64_t> hits_{0}, misses_{0};
+};
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+int status_of(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::InvalidFen:
+    case ErrorCode::InvalidArgument:
+    case ErrorCode::InvalidMove: return 400;
+    case ErrorCode::Io:
+    case ErrorCode::MissingTable:
+    case ErrorCode::CorruptTable:
+    case ErrorCode::OutOfMemory:
+    case ErrorCode::TooManyMen: return 503;
+    case ErrorCode::VerificationFailed: return 500;
+  }
+  return 500;
+}
+
+Reply json_reply(int status, const json& j) { return {status, "application/json", cli::json_line(j) + "\n"}; }
+
+// An error about a position: probe_error_json (the command's "input" and "error") plus "status".
+Reply position_error(std::string_view input, const Error& e) {
+  json j = cli::probe_error_json(input, e);
+  const int status = status_of(e.code);
+  j["status"] = status;
+  return json_reply(status, j);
+}
+
+// lichess accepts '_' for the spaces of a FEN in a URL; a FEN never holds '_'.
+std::string fen_param(std::string_view fen) {
+  std::string s(fen);
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
+}  // namespace
+
+std::string error_body(int status, std::string_view category, std::string_view message) {
+  json j;
+  j["error"] = {{"category", std::string(category)}, {"message", std::string(message)}};
+  j["status"] = status;
+  return cli::json_line(j) + "\n";
+}
+
+struct Server::Impl {
+  Options opt;
+  LogFn log;
+  std::optional<Tablebase> tb;
+  std::optional<Error> no_tables;  // every position request answers 503 with it
+  httplib::Server http;
+  AnswerCache cache;
+  std::array<EndpointStats, kEndpointName.size()> stats;
+  std::atomic<std::int64_t> in_flight{0};
+  std::mutex log_m;
+  std::atomic<bool> stopping{false};
+  int bound_port = 0;
+
+  Impl(const Options& o, LogFn l) : opt(o), log(std::move(l)), cache(o.answer_cache_bytes) {}
+
+  void say(const std::string& line) {
+    if (!log) return;
+    std::lock_guard lock(log_m);
+    log(line);
+  }
+
+  // The analysis options of one question asked `deadline` being the request's end.
+  AnalysisOptions options_until(std::optional<Clock::time_point> deadline) const {
+    AnalysisOptions a;
+    a.budget = opt.budget;
+    if (deadline) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+      // time_ms 0 means "no limit": a request out of time still gets 1 ms, and says "undetermined".
+      const auto ms = static_cast<std::uint64_t>(std::max<std::int64_t>(1, left));
+      a.budget.time_ms = a.budget.time_ms == 0 ? ms : std::min(a.budget.time_ms, ms);
+    }
+    return a;
+  }
+  std::optional<Clock::time_point> deadline() const {
+    if (opt.request_ms == 0) return std::nullopt;
+    return Clock::now() + std::chrono::milliseconds(opt.request_ms);
+  }
+
+  // As cmd_probe.cpp's Prober::analyze: the position, both questions, and the flag verdict.
+  Result<cli::ProbeAnswer> analyze(const Position& pos, std::optional<Color> flagged, bool lines,
+                                   std::optional<Clock::time_point> until) const {
+    if (no_tables) return *no_tables;
+    auto r = tb->analyze(pos, options_until(until), lines);
+    if (!r) return r.error();
+    cli::ProbeAnswer out{pos, std::move(*r), std::nullopt, std::nullopt, lines};
+    if (flagged) {
+      out.flagged = flagged;
+      out.verdict = flag_verdict(out.analysis, pos.side_to_move(), *flagged);
+    }
+    return out;
+  }
+
+  Reply standard(std::string_view raw) const {
+    const std::string input = fen_param(raw);
+    auto pos = Position::from_fen(fen_of_epd_line(input));
+    if (!pos) return position_error(input, pos.error());
+    const auto until = deadline();
+    auto a = analyze(*pos, std::nullopt, false, until);
+    if (!a) return position_error(input, a.error());
+    json j = cli::probe_json(input, *a);
+    j["insufficient_material"] = j["dead"];  // lichess's name: dead (FIDE 5.2.2), null if undetermined
+    std::vector<std::pair<std::string, Move>> moves;
+    for (Move m : pos->legal_moves()) moves.emplace_back(to_uci(m), m);
+    std::sort(moves.begin(), moves.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    json arr = json::array();
+    for (const auto& [uci, m] : moves) {
+      const Position child = pos->after(m);
+      auto c = analyze(child, std::nullopt, false, until);
+      if (!c) return position_error(input, c.error());
+      json mj = cli::probe_json(child.to_fen(), *c);
+      mj.erase("input");
+      mj["insufficient_material"] = mj["dead"];
+      json entry = {{"uci", uci}, {"san", to_san(*pos, m)}};
+      entry.update(mj);
+      arr.push_back(std::move(entry));
+    }
+    j["moves"] = std::move(arr);
+    return json_reply(200, j);
+  }
+
+  static std::optional<Color> side_param(std::string_view s, Color stm) {
+    if (s == "white") return Color::White;
+    if (s == "black") return Color::Black;
+    if (s == "stm") return stm;
+    return std::nullopt;
+  }
+
+  Reply flag(std::string_view raw, std::string_view flagged) const {
+    const std::string input = fen_param(raw);
+    auto pos = Position::from_fen(fen_of_epd_line(input));
+    if (!pos) return position_error(input, pos.error());
+    const auto side = side_param(flagged, pos->side_to_move());
+    if (!side) {
+      return position_error(input, make_error(ErrorCode::InvalidArgument,
+                                              "flagged: \"" + shown_text(flagged) + "\" is not white, black or stm"));
+    }
+    auto a = analyze(*pos, side, true, deadline());
+    if (!a) return position_error(input, a.error());
+    return json_reply(200, cli::probe_json(input, *a));
+  }
+
+  // As `deadpos probe --json [--flag F] [--line]` reading the body on standard input.
+  Reply batch(std::string_view body, std::string_view flagged, bool lines) const {
+    if (!flagged.empty() && flagged != "white" && flagged != "black" && flagged != "stm") {
+      return json_reply(400,
+                        json::parse(error_body(400, error_code_name(ErrorCode::InvalidArgument),
+                                               "flag: \"" + shown_text(flagged) + "\" is not white, black or stm")));
+    }
+    std::vector<std::string_view> inputs;
+    if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
+    while (!body.empty()) {
+      const auto nl = body.find('\n');
+      std::string_view line = body.substr(0, nl);
+      body = nl == std::string_view::npos ? std::string_view() : body.substr(nl + 1);
+      const auto b = line.find_first_not_of(" \t\r");
+      if (b == std::string_view::npos || line[b] == '#') continue;
+      const auto e = line.find_last_not_of(" \t\r");
+      inputs.push_back(line.substr(b, e - b + 1));
+      if (inputs.size() > opt.max_batch_lines) {
+        return json_reply(413, json::parse(error_body(413, "too large",
+                                                      "more than " + std::to_string(opt.max_batch_lines) +
+                                                          " positions in one batch (--max-batch)")));
+      }
+    }
+    const auto until = deadline();
+    std::string out;
+    for (std::string_view input : inputs) {
+      auto pos = Position::from_fen(fen_of_epd_line(input));
+      if (!pos) {
+        out += cli::json_line(cli::probe_error_json(input, pos.error())) + "\n";
+        continue;
+      }
+      std::optional<Color> side;
+      if (!flagged.empty()) side = side_param(flagged, pos->side_to_move());
+      auto a = analyze(*pos, side, lines, until);
+      out += cli::json_line(a ? cli::probe_json(input, *a) : cli::probe_error_json(input, a.error())) + "\n";
+    }
+    return {200, "application/x-ndjson", std::move(out)};
+  }
+
+  Reply health() const {
+    json j;
+    if (no_tables) {
+      j["status"] = "unavailable";
+      j["error"] = {{"category", error_code_name(no_tables->code)}, {"message", no_tables->message}};
+      return json_reply(503, j);
+    }
+    j["status"] = "ok";
+    j["tables"] = tb->materials().size();
+    j["max_men"] = tb->max_men();
+    return json_reply(200, j);
+  }
+
+  Reply metrics() const {
+    std::string s;
+    s += "# HELP deadpos_http_requests_total HTTP requests answered, by endpoint and status.\n";
+    s += "# TYPE deadpos_http_requests_total counter\n";
+    for (std::size_t e = 0; e < kEndpointName.size(); ++e) {
+      for (std::size_t i = 0; i < kStatuses.size(); ++i) {
+        const auto n = stats[e].by_status[i].load(std::memory_order_relaxed);
+        if (n == 0) continue;
+        s += std::string("deadpos_http_requests_total{endpoint=\"") + kEndpointName[e] + "\",status=\"" +
+             (kStatuses[i] ? std::to_string(kStatuses[i]) : std::string("other")) + "\"} " + std::to_string(n) + "\n";
+      }
+    }
+    s += "# HELP deadpos_http_request_duration_seconds Time from routing a request to its answer.\n";
+    s += "# TYPE deadpos_http_request_duration_seconds histogram\n";
+    for (std::size_t e = 0; e < kEndpointName.size(); ++e) {
+      const std::string lbl = std::string("endpoint=\"") + kEndpointName[e] + "\"";
+      std::uint64_t cum = 0;
+      for (std::size_t b = 0; b <= kBuckets.size(); ++b) {
+        cum += stats[e].buckets[b].load(std::memory_order_relaxed);
+        char le[32];
+        if (b < kBuckets.size()) {
+          std::snprintf(le, sizeof le, "%g", kBuckets[b]);
+        } else {
+          std::snprintf(le, sizeof le, "+Inf");
+        }
+        s +=
+            "deadpos_http_request_duration_seconds_bucket{" + lbl + ",le=\"" + le + "\"} " + std::to_string(cum) + "\n";
+      }
+      char sum[48];
+      std::snprintf(sum, sizeof sum, "%.6f",
+                    static_cast<double>(stats[e].micros_sum.load(std::memory_order_relaxed)) / 1e6);
+      s += "deadpos_http_request_duration_seconds_sum{" + lbl + "} " + sum + "\n";
+      s += "deadpos_http_request_duration_seconds_count{" + lbl + "} " + std::to_string(cum) + "\n";
+    }
+    s += "# HELP deadpos_http_requests_in_flight Requests being answered now (this one included).\n";
+    s += "# TYPE deadpos_http_requests_in_flight gauge\n";
+    s += "deadpos_http_requests_in_flight " + std::to_string(in_flight.load()) + "\n";
+    s += "# HELP deadpos_answer_cache_hits_total Answers served from the answer cache.\n";
+    s += "# TYPE deadpos_answer_cache_hits_total counter\n";
+    s += "deadpos_answer_cache_hits_total " + std::to_string(cache.hits()) + "\n";
+    s += "# HELP deadpos_answer_cache_misses_total Answers computed (not in the answer cache).\n";
+    s += "# TYPE deadpos_answer_cache_misses_total counter\n";
+    s += "deadpos_answer_cache_misses_total " + std::to_string(cache.misses()) + "\n";
+    s += "# HELP deadpos_answer_cache_bytes Bytes held by the answer cache.\n";
+    s += "# TYPE deadpos_answer_cache_bytes gauge\n";
+    s += "deadpos_answer_cache_bytes " + std::to_string(cache.bytes()) + "\n";
+    s += "# HELP deadpos_tables Tables found in the table directories.\n";
+    s += "# TYPE deadpos_tables gauge\n";
+    s += "deadpos_tables " + std::to_string(tb ? tb->materials().size() : 0) + "\n";
+    return {200, "text/plain; version=0.0.4", std::move(s)};
+  }
+
+  void count(Endpoint e, int status, Clock::time_point start) {
+    auto& st = stats[static_cast<std::size_t>(e)];
+    st.by_status[status_slot(status)].fetch_add(1, std::memory_order_relaxed);
+    const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    std::size_t b = 0;
+    while (b < kBuckets.size() && secs > kBuckets[b]) ++b;
+    st.buckets[b].fetch_add(1, std::memory_order_relaxed);
+    st.micros_sum.fetch_add(static_cast<std::uint64_t>(secs * 1e6), std::memory_order_relaxed);
+  }
+
+  // Runs a handler: in-flight gauge, answer cache, metrics, the 5xx log line.
+  template <typename F>
+  void serve(Endpoint e, const httplib::Request& req, httplib::Response& res, const std::string& cache_key, F&& f) {
+    const auto start = Clock::now();
+    in_flight.fetch_add(1);
+    // Also when the handler throws (std::bad_alloc: the exception handler answers 500).
+    struct Leave {
+      std::atomic<std::int64_t>& n;
+      ~Leave() { n.fetch_sub(1); }
+    } leave{in_flight};
+    Reply r;
+    std::optional<std::string> hit;
+    if (!cache_key.empty()) hit = cache.get(cache_key);
+    if (hit) {
+      r.body = std::move(*hit);
+    } else {
+      r = f();
+      if (!cache_key.empty() && r.status == 200) cache.put(cache_key, r.body);
+    }
+    if (r.status >= 500) say(std::to_string(r.status) + " " + req.path + ": " + cli::one_line(r.body.substr(0, 400)));
+    res.status = r.status;
+    res.set_content(std::move(r.body), r.content_type.c_str());
+    count(e, r.status, start);
+  }
+
+  void routes();
+};
+
+void Server::Impl::routes() {
+  http.Get("/standard", [this](const httplib::Request& req, httplib::Response& res) {
+    if (!req.has_param("fen")) {
+      res.status = 400;
+      res.set_content(error_body(400, "invalid argument", "fen: missing query parameter"), "application/json");
+      count(Endpoint::Standard, 400, Clock::now());
+      return;
+    }
+    const std::string fen = req.get_param_value("fen");
+    serve(Endpoint::Standard, req, res, "s\n" + fen, [&] { return standard(fen); });
+  });
+  http.Get("/flag", [this](const httplib::Request& req, httplib::Response& res) {
+    if (!req.has_param("fen") || !req.has_param("flagged")) {
+      res.status = 400;
+      res.set_content(error_body(400, "invalid argument",
+                                 std::string(req.has_param("fen") ? "flagged" : "fen") + ": missing query parameter"),
+                      "application/json");
+      count(Endpoint::Flag, 400, Clock::now());
+      return;
+    }
+    const std::string fen = req.get_param_value("fen"), side = req.get_param_value("flagged");
+    serve(Endpoint::Flag, req, res, "f\n" + side + "\n" + fen, [&] { return flag(fen, side); });
+  });
+  http.Post("/batch", [this](const httplib::Request& req, httplib::Response& res) {
+    const std::string side = req.get_param_value("flag");
+    const std::string line = req.get_param_value("line");
+    serve(Endpoint::Batch, req, res, "", [&] { return batch(req.body, side, line == "1" || line == "true"); });
+  });
+  http.Get("/health", [this](const httplib::Request& req, httplib::Response& res) {
+    serve(Endpoint::Health, req, res, "", [&] { return health(); });
+  });
+  http.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
+    serve(Endpoint::Metrics, req, res, "", [&] { return metrics(); });
+  });
+  // Any other GET (the page's files are served by the mount point before routing): 404.
+  http.Get(".*", [this](const httplib::Request&, httplib::Response& res) {
+    res.status = 404;
+    count(Endpoint::Other, 404, Clock::now());
+  });
+  // Known paths with another method: 405 with Allow; unknown paths: 404.
+  const auto other_method = [this](const httplib::Request& req, httplib::Response& res) {
+    const std::string& p = req.path;
+    if (p == "/standard" || p == "/flag" || p == "/health" || p == "/metrics" || p == "/") {
+      res.status = 405;
+      res.set_header("Allow", "GET");
+    } else if (p == "/batch") {
+      res.status = 405;
+      res.set_header("Allow", "POST");
+    } else {
+      res.status = 404;
+    }
+    count(Endpoint::Other, res.status, Clock::now());
+  };
+  http.Post(".*", other_method);
+  http.Put(".*", other_method);
+  http.Delete(".*", other_method);
+  http.Patch(".*", other_method);
+  // Every error without a body of its own (404, 405, httplib's 400/413/414...) gets a JSON one.
+  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    std::string msg;
+    switch (res.status) {
+      case 404: msg = "no such path: " + shown_text(req.path, 100); break;
+      case 405: msg = req.method + " is not allowed on " + shown_text(req.path, 100); break;
+      case 413: msg = "request body too large (--max-body-kb)"; break;
+      case 414: msg = "request URI too long"; break;
+      default: msg = "HTTP status " + std::to_string(res.status); break;
+    }
+    const char* cat = res.status == 404   ? "not found"
+                      : res.status == 405 ? "method not allowed"
+                      : res.status == 413 ? "too large"
+                                          : "bad request";
+    res.set_content(error_body(res.status, cat, msg), "application/json");
+    return httplib::Server::HandlerResponse::Handled;
+  }));
+  http.set_exception_handler([this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "internal error";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::bad_alloc&) {
+      what = "out of memory";
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    say("500 " + req.path + ": " + cli::one_line(what));
+    res.status = 500;
+    res.set_content(error_body(500, "internal error", what), "application/json");
+  });
+}
+
+Result<std::unique_ptr<Server>> Server::create(const Options& opt, LogFn log) {
+  if (opt.threads < 1 || opt.threads > 4096) return make_error(ErrorCode::InvalidArgument, "threads: 1..4096");
+  if (opt.port < 0 || opt.port > 65535) return make_error(ErrorCode::InvalidArgument, "port: 0..65535");
+  auto impl = std::make_unique<Impl>(opt, std::move(log));
+  if (impl->opt.table_dirs.empty()) impl->opt.table_dirs.push_back("tables");
+  Tablebase::Options topt;
+  topt.cache_bytes = opt.cache_bytes;
+  auto tb = Tablebase::open(impl->opt.table_dirs, topt);
+  if (!tb) return tb.error();
+  impl->tb.emplace(std::move(*tb));
+  if (impl->tb->max_men() == 0) {
+    std::string d;
+    for (const auto& x : impl->opt.table_dirs) d += (d.empty() ? "" : ", ") + x;
+    impl->no_tables =
+        make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'");
+  }
+  auto& h = impl->http;
+  const int threads = opt.threads;
+  h.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  h.set_payload_max_length(opt.max_body_bytes);
+  h.set_read_timeout(opt.io_timeout_s, 0);
+  h.set_write_timeout(opt.io_timeout_s, 0);
+  h.set_keep_alive_timeout(opt.io_timeout_s);
+  h.set_keep_alive_max_count(1'000'000);
+  h.set_tcp_nodelay(true);
+  if (!opt.web_dir.empty() && !h.set_mount_point("/", opt.web_dir)) {
+    return make_error(ErrorCode::Io, opt.web_dir + ": the page's directory cannot be read");
+  }
+  impl->routes();
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Server::~Server() = default;
+
+Status Server::bind() {
+  auto& i = *impl_;
+  if (i.opt.port == 0) {
+    i.bound_port = i.http.bind_to_any_port(i.opt.host.c_str());
+    if (i.bound_port <= 0) return make_error(ErrorCode::Io, i.opt.host + ": cannot listen on any port");
+  } else {
+    if (!i.http.bind_to_port(i.opt.host.c_str(), i.opt.port)) {
+      return make_error(ErrorCode::Io, i.opt.host + ":" + std::to_string(i.opt.port) +
+                                           ": cannot listen (address in use, or not an address of this machine)");
+    }
+    i.bound_port = i.opt.port;
+  }
+  return Ok{};
+}
+
+int Server::port() const { return impl_->bound_port; }
+
+void Server::run() {
+  if (impl_->stopping.load()) return;
+  impl_->http.listen_after_bind();
+}
+
+void Server::stop() {
+  impl_->stopping.store(true);
+  impl_->http.stop();
+}
+
+Reply Server::standard(std::string_view fen) const { return impl_->standard(fen); }
+Reply Server::flag(std::string_view fen, std::string_view flagged) const { return impl_->flag(fen, flagged); }
+Reply Server::batch(std::string_view body, std::string_view flagged, bool lines) const {
+  return impl_->batch(body, flagged, lines);
+}
+Reply Server::health() const { return impl_->health(); }
+Reply Server::metrics() const { return impl_->metrics(); }
+
+}  // namespace deadpos::server

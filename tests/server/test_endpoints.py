@@ -1,0 +1,106 @@
+"""Every endpoint of `deadpos serve` against `deadpos probe --json` on the public dispute positions
+(examples/positions-public.tsv), and the moves of /standard against a separately written move
+generator (tests/python/movecheck.py)."""
+
+import json
+
+import pytest
+
+import movecheck
+from conftest import probe, probe_one, public_positions
+
+FILES = "abcdefgh"
+POSITIONS = public_positions()
+# Beyond the tables (searched), castling and en passant positions besides the public ones.
+EXTRA = [
+    "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1",
+    "r3k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+    "6k1/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # checkmate on the board
+]
+
+
+def uci(mv):
+    (f, r), (x, y), promo = mv
+    return f"{FILES[f]}{r + 1}{FILES[x]}{y + 1}" + (promo or "")
+
+
+def without(d, *keys):
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+@pytest.mark.parametrize("fen", [f for _, f in POSITIONS] + EXTRA)
+def test_standard_is_the_commands_answer(server, fen):
+    status, got = server.get_json("/standard", fen=fen)
+    assert status == 200
+    # The position's own fields are exactly `deadpos probe --json`'s (input echo included); the
+    # lichess name insufficient_material is the dead field.
+    assert without(got, "moves", "insufficient_material") == probe_one(fen)
+    assert got["insufficient_material"] == got["dead"]
+    # moves[]: every legal move once, by an independent generator; each child's answer is the
+    # command's answer for the position after the move.
+    board = movecheck.Board(fen)
+    assert sorted(m["uci"] for m in got["moves"]) == sorted(uci(m) for m in board.legal_moves())
+    children = [m["fen"] for m in got["moves"]]
+    refs = [json.loads(x) for x in probe(children).splitlines()] if children else []
+    for m, ref in zip(got["moves"], refs):
+        child = movecheck.replay(fen, [m["uci"]])
+        mine = movecheck.Board(m["fen"])
+        assert (mine.board, mine.stm) == (child.board, child.stm), m["uci"]
+        ref.pop("input")
+        assert without(m, "uci", "san", "insufficient_material") == ref, m["uci"]
+        assert m["insufficient_material"] == m["dead"]
+        assert m["san"].endswith("#") == child.is_checkmate(), m
+        assert m["san"].endswith("+") == (child.in_check() and not child.is_checkmate()), m
+
+
+def test_lichess_url_form(server):
+    fen = POSITIONS[0][1]
+    status, got = server.get_json("/standard", fen=fen.replace(" ", "_"))
+    assert status == 200 and got["fen"] == probe_one(fen)["fen"]
+
+
+@pytest.mark.parametrize("flagged", ["white", "black", "stm"])
+@pytest.mark.parametrize("fen", [f for _, f in POSITIONS] + EXTRA)
+def test_flag_is_the_commands_answer(server, fen, flagged):
+    status, got = server.get_json("/flag", fen=fen, flagged=flagged)
+    assert status == 200
+    assert got == probe_one(fen, "--flag", flagged, "--line")
+    for line in got.get("lines", []):  # the helpmate line replays to the mate, independently
+        if "uci" in line:
+            assert movecheck.replay(fen, line["uci"]).is_checkmate()
+
+
+@pytest.mark.parametrize("options", [(), ("--flag", "white", "--line"), ("--flag", "stm")])
+def test_batch_is_the_commands_output(server, options):
+    body = "\ufeff# a comment\n" + "\n".join(f for _, f in POSITIONS) + "\n\n  not a fen \r\n" + EXTRA[0] + "\n"
+    q = []
+    if "--flag" in options:
+        q.append("flag=" + options[options.index("--flag") + 1])
+    if "--line" in options:
+        q.append("line=1")
+    status, headers, got = server.request("POST", "/batch" + ("?" + "&".join(q) if q else ""), body=body.encode())
+    assert status == 200 and headers["Content-Type"] == "application/x-ndjson"
+    assert got == probe([], *options, stdin=body)
+    assert len(got.splitlines()) == len(POSITIONS) + 2
+
+
+def test_health_and_metrics(server):
+    status, h = server.get_json("/health")
+    assert status == 200 and h == {"status": "ok", "tables": 36, "max_men": 4}
+    fen = POSITIONS[1][1]
+    server.get("/standard", fen=fen)
+    server.get("/standard", fen=fen)  # the second from the answer cache
+    status, headers, text = server.get("/metrics")
+    assert status == 200 and headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    values = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            values[name] = float(value)
+    assert values['deadpos_http_requests_total{endpoint="standard",status="200"}'] >= 2
+    assert values['deadpos_http_requests_total{endpoint="health",status="200"}'] >= 1
+    assert values["deadpos_answer_cache_hits_total"] >= 1 and values["deadpos_answer_cache_misses_total"] >= 1
+    count = values['deadpos_http_request_duration_seconds_count{endpoint="standard"}']
+    assert values['deadpos_http_request_duration_seconds_bucket{endpoint="standard",le="+Inf"}'] == count
+    assert values["deadpos_http_requests_in_flight"] == 1  # this request

@@ -1,0 +1,143 @@
+"""Bad requests, limits, missing and damaged tables, and SIGTERM with requests in flight: the
+right HTTP status with a JSON error (the command's category and message where it has one), and a
+server that keeps answering."""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+
+import pytest
+
+from conftest import EXE, TABLES, copy_tables, probe, probe_one, public_positions, wait_for
+
+KRK = "8/8/8/8/8/2k5/8/R3K3 w - - 0 1"
+KQK = ["8/8/8/8/8/2k5/8/1Q2K3 w - - 0 1", "8/8/8/8/8/2k5/8/3QK3 w - - 0 1", "8/8/8/3k4/8/8/8/Q3K3 b - - 0 1"]
+
+
+def error_of(status, body):
+    assert "error" in body and body["status"] == status, body
+    return body["error"]
+
+
+@pytest.mark.parametrize("fen", ["xx", "8/8/8/8/8/8/8/8 w - - 0 1", "k7/8/8/8/8/8/8/K7 x - - 0 1",
+                                 "kk6/8/8/8/8/8/8/K7 w - - 0 1", "k7/8/8/8/8/8/8/K6\xff w - - 0 1"])
+@pytest.mark.parametrize("path", ["/standard", "/flag"])
+def test_bad_fen_is_400_with_the_validators_message(server, fen, path):
+    params = {"fen": fen} if path == "/standard" else {"fen": fen, "flagged": "white"}
+    status, body = server.get_json(path, **params)
+    assert status == 400
+    ref = probe_one(fen)
+    assert error_of(400, body) == ref["error"] and body["input"] == ref["input"]
+
+
+def test_missing_and_bad_parameters_are_400(server):
+    for path, params in [("/standard", {}), ("/flag", {"fen": KRK}), ("/flag", {"flagged": "white"})]:
+        status, body = server.get_json(path, **params)
+        assert status == 400 and "missing query parameter" in error_of(400, body)["message"]
+    status, body = server.get_json("/flag", fen=KRK, flagged="grey")
+    assert status == 400 and error_of(400, body)["category"] == "invalid argument"
+    status, _, text = server.request("POST", "/batch?flag=grey", body=KRK)
+    assert status == 400 and error_of(400, json.loads(text))["category"] == "invalid argument"
+
+
+def test_unknown_paths_and_methods(server):
+    for method, path, want in [("GET", "/nope", 404), ("GET", "/standard/x", 404), ("POST", "/nope", 404),
+                               ("POST", "/standard", 405), ("PUT", "/flag", 405), ("DELETE", "/health", 405),
+                               ("GET", "/batch", 404)]:
+        status, headers, text = server.request(method, path, body=b"x" if method != "GET" else None)
+        assert status == want and headers["Content-Type"] == "application/json", (method, path, status)
+        error_of(want, json.loads(text))
+        if want == 405:
+            assert headers["Allow"] in ("GET", "POST")
+
+
+def test_body_and_batch_limits_are_413(serve):
+    s = serve("--max-body-kb", "1", "--max-batch", "3")
+    status, _, text = s.request("POST", "/batch", body=(KRK + "\n") * 100)  # 3 KB
+    assert status == 413 and error_of(413, json.loads(text))
+    status, _, text = s.request("POST", "/batch", body="\n".join([KRK] * 4))
+    assert status == 413 and "more than 3 positions" in error_of(413, json.loads(text))["message"]
+    status, _, text = s.request("POST", "/batch", body="\n".join([KRK] * 3))
+    assert status == 200 and text == probe([KRK] * 3)
+    status, _, _ = s.get("/standard", fen="k7/8/8/8/8/8/8/K7 w - - 0 1" + " " * 10000)  # URI over 8 KiB
+    assert status == 414
+
+
+def test_no_tables_is_503_as_the_command(serve, tmp_path):
+    s = serve(tables=str(tmp_path))
+    ref = probe_one(KRK, tables=str(tmp_path))
+    for path, params in [("/standard", {"fen": KRK}), ("/flag", {"fen": KRK, "flagged": "black"})]:
+        status, body = s.get_json(path, **params)
+        assert status == 503 and error_of(503, body) == ref["error"]
+        assert ref["error"]["category"] == "missing table"
+    status, body = s.get_json("/health")
+    assert status == 503 and body["error"] == ref["error"]
+    status, _, text = s.request("POST", "/batch", body=KRK)  # a batch answers each line, as the command
+    assert status == 200 and text == probe([KRK], tables=str(tmp_path))
+
+
+def test_nonexistent_table_directory_refuses_to_start(tmp_path):
+    proc = subprocess.run([EXE, "serve", "--tables", str(tmp_path / "none"), "--listen", "127.0.0.1:0"],
+                          capture_output=True, text=True, timeout=30)
+    ref = subprocess.run([EXE, "probe", "--tables", str(tmp_path / "none"), KRK], capture_output=True, text=True)
+    assert proc.returncode == ref.returncode != 0
+    assert proc.stderr.splitlines()[-1] == ref.stderr.splitlines()[0]
+
+
+def test_damaged_table_under_a_running_server(serve, tmp_path):
+    d = copy_tables(tmp_path)
+    s = serve(tables=d)
+    status, before = s.get_json("/standard", fen=KQK[0])
+    assert status == 200
+    # Damage KRvK.dpt in place (its header checksum) while the server runs.
+    with open(os.path.join(d, "KRvK.dpt"), "r+b") as f:
+        f.seek(40)
+        b = f.read(1)
+        f.seek(40)
+        f.write(bytes([b[0] ^ 0x10]))
+    ref = probe_one(KRK, tables=d)
+    assert ref["error"]["category"] == "corrupt table"
+    for path, params in [("/standard", {"fen": KRK}), ("/flag", {"fen": KRK, "flagged": "white"})]:
+        status, body = s.get_json(path, **params)
+        assert status == 503 and error_of(503, body) == ref["error"] and "KRvK" in body["error"]["message"]
+    # The other tables' requests still succeed, with the command's answers on intact tables.
+    for fen in KQK[1:]:
+        status, body = s.get_json("/flag", fen=fen, flagged="black")
+        assert status == 200 and body == probe_one(fen, "--flag", "black", "--line")
+    status, _ = s.get_json("/health")
+    assert status == 200
+
+
+def test_sigterm_finishes_the_requests_in_flight(tmp_path):
+    from conftest import Served
+    s = Served("--request-ms", "0", "--threads", "16", "--max-batch", "10000")
+    # Batches that take a while each (positions beyond the tables: searched).
+    fens = [f for _, f in public_positions()] + ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                                "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"]
+    body = "\n".join(fens * 120) + "\n"  # about 1.5 s of work each
+    want = probe([], stdin=body)
+    results = [None] * 8
+
+    def ask(i):
+        results[i] = s.request("POST", "/batch", body=body)
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(results))]
+    for t in threads:
+        t.start()
+
+    def in_flight():
+        _, _, text = s.get("/metrics")
+        line = [x for x in text.splitlines() if x.startswith("deadpos_http_requests_in_flight ")][0]
+        return int(line.split()[1]) - 1 >= len(results)  # minus this /metrics request
+
+    assert wait_for(in_flight), "the batches were not all in flight"
+    s.proc.send_signal(signal.SIGTERM)
+    for t in threads:
+        t.join(timeout=120)
+    rc, err = s.stop()
+    assert rc == 0, err
+    for r in results:
+        assert r is not None and r[0] == 200 and r[2] == want
+    assert "stopped (SIGTERM)" in err

@@ -1,0 +1,48 @@
+// The deadpos-serve program: `deadpos serve` (tools/cmd_serve_exec.cpp) runs it as
+// `deadpos-serve serve OPTIONS...`; the options and the server are tools/cmd_serve.cpp. Errors leave
+// as one line and an exit code of docs/cli.md, as in tools/main.cpp.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.h"
+#include "commands.h"
+
+namespace {
+
+int run(int argc, char** argv) {
+  using namespace deadpos::cli;
+  CLI::App app{"deadpos serve: exact dead-position and flag-fall answers over HTTP"};
+  app.require_subcommand(1);
+  const Subcommand serve = add_serve(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help
+      app.exit(e);
+      return finish_output();
+    }
+    std::cerr << "deadpos: usage: " << one_line(e.what()) << " (see deadpos serve --help)\n";
+    return kExitUsage;
+  }
+  return serve.run();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("deadpos: out of memory: out of memory\n", stderr);
+    return deadpos::cli::exit_code(deadpos::ErrorCode::OutOfMemory);
+  } catch (const std::exception& e) {
+    std::fputs("deadpos: internal error: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
+    return deadpos::cli::kExitInternal;
+  }
+}
