@@ -28,5 +28,6 @@ Subcommand add_verify(CLI::App& app);
 Subcommand add_probe(CLI::App& app);
 Subcommand add_adjudicate(CLI::App& app);
 Subcommand add_query(CLI::App& app);
+Subcommand add_atlas(CLI::App& app);
 
 }  // namespace deadpos::cli
