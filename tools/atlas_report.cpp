@@ -133,10 +133,13 @@ const char* kCss =
     "table.n{border-collapse:collapse;font-size:13px}"
     "table.n td,table.n th{border:1px solid #ccc;padding:3px 7px;text-align:right}"
     "table.n th{background:#eee}table.n td.l,table.n th.l{text-align:left}"
-    "table.b{border-collapse:collapse;border:2px solid #444;display:inline-table;margin:4px 16px 4px 0}"
-    "table.b td{width:34px;height:34px;text-align:center;font-size:27px;padding:0;line-height:34px}"
+    "table.b{border-collapse:collapse;border:2px solid #444;table-layout:fixed;width:276px;flex:none;margin:4px 16px "
+    "4px 0}"
+    "table.b "
+    "td{width:34px;min-width:34px;max-width:34px;height:34px;text-align:center;font-size:27px;padding:0;line-height:"
+    "34px;overflow:hidden}"
     "td.w{background:#f0d9b5}td.d{background:#b58863}"
-    ".ex{display:flex;align-items:flex-start;margin:10px 0 18px}"
+    ".ex{display:flex;align-items:flex-start;margin:10px 0 18px}.ex div{max-width:820px}"
     ".mono{font-family:monospace;font-size:13px}.small{font-size:13px;color:#555}";
 
 std::string page_head(const std::string& title) {
@@ -176,8 +179,8 @@ std::string example_html(const AtlasMaterial& m, Color stm, Color x) {
 // ---- SVG ----------------------------------------------------------------------------------
 
 std::string svg_head(int w, int h) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(w) + "\" height=\"" +
-         std::to_string(h) + "\" viewBox=\"0 0 " + std::to_string(w) + " " + std::to_string(h) +
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(w) + "\" height=\"" + std::to_string(h) +
+         "\" viewBox=\"0 0 " + std::to_string(w) + " " + std::to_string(h) +
          "\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
 }
 
@@ -222,8 +225,8 @@ std::string histogram_svg(const AtlasMaterial& m, Color x) {
     }
     const std::size_t step = n <= 20 ? 1 : n <= 50 ? 5 : 10;
     for (std::size_t p = 0; p < n; p += step) {
-      s += "<text x=\"" + fixed(L + gw * (static_cast<double>(p) + 0.5), 1) + "\" y=\"" +
-           std::to_string(H - B + 14) + "\" text-anchor=\"middle\">" + std::to_string(p) + "</text>\n";
+      s += "<text x=\"" + fixed(L + gw * (static_cast<double>(p) + 0.5), 1) + "\" y=\"" + std::to_string(H - B + 14) +
+           "\" text-anchor=\"middle\">" + std::to_string(p) + "</text>\n";
     }
   } else {
     s += "<text x=\"" + std::to_string(L + 20) + "\" y=\"" + std::to_string(T + 40) + "\">" + side_name(x) +
@@ -250,8 +253,8 @@ std::string dead_share_svg(const std::vector<AtlasMaterial>& ms) {
   for (int k = 0; k <= 4; ++k) {
     const double x = L + pw * k / 4.0;
     s += "<line x1=\"" + fixed(x, 1) + "\" x2=\"" + fixed(x, 1) + "\" y1=\"" + std::to_string(T - 4) + "\" y2=\"" +
-         std::to_string(H - 24) + "\" stroke=\"#ddd\"/><text x=\"" + fixed(x, 1) + "\" y=\"" +
-         std::to_string(H - 10) + "\" text-anchor=\"middle\">" + std::to_string(25 * k) + " %</text>\n";
+         std::to_string(H - 24) + "\" stroke=\"#ddd\"/><text x=\"" + fixed(x, 1) + "\" y=\"" + std::to_string(H - 10) +
+         "\" text-anchor=\"middle\">" + std::to_string(25 * k) + " %</text>\n";
   }
   for (std::size_t i = 0; i < ms.size(); ++i) {
     const auto& m = ms[i];
@@ -261,8 +264,8 @@ std::string dead_share_svg(const std::vector<AtlasMaterial>& ms) {
          m.material.key() + "</text>\n";
     s += "<rect x=\"" + std::to_string(L) + "\" y=\"" + std::to_string(y + 2) + "\" width=\"" + fixed(pw * v, 2) +
          "\" height=\"" + std::to_string(row - 4) + "\" fill=\"#8a5fbf\"/>\n";
-    s += "<text x=\"" + fixed(L + pw * v + 4, 1) + "\" y=\"" + std::to_string(y + 11) + "\">" + percent(v) +
-         "</text>\n";
+    s +=
+        "<text x=\"" + fixed(L + pw * v + 4, 1) + "\" y=\"" + std::to_string(y + 11) + "\">" + percent(v) + "</text>\n";
   }
   return s + "</svg>\n";
 }
@@ -281,9 +284,9 @@ std::string material_page(const AtlasMaterial& m) {
          f(m.by_stm[Color::Black]) + "</td></tr>\n";
   };
   row("raw positions", [](const AtlasSide& a) { return grouped(a.positions); });
-  row("dead (FIDE 5.2.2)", [](const AtlasSide& a) { return grouped(a.dead) + " (" + percent(share(a.dead, a.positions)) + ")"; });
-  row("dead by forced lines, not by material",
-      [](const AtlasSide& a) { return grouped(a.dead_not_by_material); });
+  row("dead (FIDE 5.2.2)",
+      [](const AtlasSide& a) { return grouped(a.dead) + " (" + percent(share(a.dead, a.positions)) + ")"; });
+  row("dead by forced lines, not by material", [](const AtlasSide& a) { return grouped(a.dead_not_by_material); });
   row("White can mate", [](const AtlasSide& a) {
     return grouped(a.can_mate[Color::White]) + " (" + percent(share(a.can_mate[Color::White], a.positions)) + ")";
   });
@@ -298,8 +301,8 @@ std::string material_page(const AtlasMaterial& m) {
   }
   s += "</table>\n";
   for (Color x : {Color::White, Color::Black}) {
-    s += "<h2>" + std::string(side_name(x)) + " helpmated</h2>\n<img src=\"../" + svg_name(m, x) + "\" alt=\"DTHM histogram of " +
-         side_name(x) + "\">\n";
+    s += "<h2>" + std::string(side_name(x)) + " helpmated</h2>\n<img src=\"../" + svg_name(m, x) +
+         "\" alt=\"DTHM histogram of " + side_name(x) + "\">\n";
     for (Color stm : {Color::White, Color::Black})
       if (m.by_stm[stm].deepest[x].plies >= 0) s += example_html(m, stm, x);
   }
@@ -325,9 +328,10 @@ std::string index_page(const std::vector<AtlasMaterial>& ms, const std::vector<R
   if (!rank.empty()) {
     s += "<h2>The deepest helpmate</h2>\n" + example_html(*rank.front().m, rank.front().stm, rank.front().mated);
   }
-  s += "<h2>Deepest helpmate of each ending, ranked</h2>\n<table class=\"n\"><tr><th>#</th><th class=\"l\">material</th>"
-       "<th>plies</th><th class=\"l\">mated</th><th class=\"l\">to move</th><th class=\"l\">example</th>"
-       "<th>positions</th><th>dead</th></tr>\n";
+  s +=
+      "<h2>Deepest helpmate of each ending, ranked</h2>\n<table class=\"n\"><tr><th>#</th><th class=\"l\">material</th>"
+      "<th>plies</th><th class=\"l\">mated</th><th class=\"l\">to move</th><th class=\"l\">example</th>"
+      "<th>positions</th><th>dead</th></tr>\n";
   std::vector<const Ranked*> best;
   for (const auto& r : rank)
     if (best_of(rank, *r.m) == &r) best.push_back(&r);
@@ -451,25 +455,45 @@ nlohmann::json atlas_json(const std::vector<AtlasMaterial>& ms) {
   return j;
 }
 
-Status write_atlas(const std::vector<AtlasMaterial>& ms, const std::string& out_name) {
+namespace {
+
+fs::path out_path(const std::string& out_name) {
   fs::path out = fs::path(out_name).lexically_normal();
-  if (out.has_filename() == false) out = out.parent_path();
+  if (!out.has_filename()) out = out.parent_path();
+  return out;
+}
+
+// replace_old: out is a previous atlas whose files are old_files.
+Status check_out(const fs::path& out, bool& replace_old, std::vector<std::string>& old_files) {
+  std::error_code ec;
+  replace_old = false;
+  const auto st = fs::symlink_status(out, ec);
+  if (ec || !fs::exists(st)) return Ok{};
+  if (!fs::is_directory(st))
+    return make_error(ErrorCode::InvalidArgument, out.string() + ": exists and is not a directory");
+  if (fs::is_empty(out, ec) && !ec) return Ok{};
+  if (!previous_atlas(out, old_files)) {
+    return make_error(ErrorCode::InvalidArgument,
+                      out.string() + ": is not empty and not a previous deadpos atlas; give a new or empty directory");
+  }
+  replace_old = true;
+  return Ok{};
+}
+
+}  // namespace
+
+Status check_atlas_out(const std::string& out_name) {
+  bool replace_old = false;
+  std::vector<std::string> old_files;
+  return check_out(out_path(out_name), replace_old, old_files);
+}
+
+Status write_atlas(const std::vector<AtlasMaterial>& ms, const std::string& out_name) {
+  const fs::path out = out_path(out_name);
   std::error_code ec;
   std::vector<std::string> old_files;
   bool replace_old = false;
-  const auto st = fs::symlink_status(out, ec);
-  if (!ec && fs::exists(st)) {
-    if (!fs::is_directory(st))
-      return make_error(ErrorCode::InvalidArgument, out.string() + ": exists and is not a directory");
-    if (!fs::is_empty(out, ec)) {
-      if (!previous_atlas(out, old_files)) {
-        return make_error(ErrorCode::InvalidArgument,
-                          out.string() +
-                              ": is not empty and not a previous deadpos atlas; give a new or empty directory");
-      }
-      replace_old = true;
-    }
-  }
+  if (Status s = check_out(out, replace_old, old_files); !s) return s;
   // The temporary directory next to out.
   fs::path tmp;
   for (int k = 0;; ++k) {

@@ -24,6 +24,10 @@
 
 namespace deadpos::cli {
 
+// Whether out may receive an atlas (absent, an empty directory, or a previous atlas), so that a
+// refusal comes before hours of scanning; write_atlas checks again. Errors: as write_atlas.
+Status check_atlas_out(const std::string& out);
+
 // The JSON document of atlas.json (materials in the order given).
 nlohmann::json atlas_json(const std::vector<AtlasMaterial>& ms);
 

@@ -23,6 +23,7 @@ struct Args {
 };
 
 int run_atlas_command(const Args& a) {
+  if (Status s = check_atlas_out(a.out); !s) return report(s.error());
   auto tb = Tablebase::open(a.dirs);
   if (!tb) return report(tb.error());
   const std::vector<std::string> keys = tb->materials();

@@ -31,11 +31,11 @@ namespace deadpos {
 
 // The deepest shortest helpmate of one side (the mated side) with one side to move.
 struct AtlasDeepest {
-  int plies = -1;               // the largest DTHM of the mated side in plies; -1: no helpmate at all
-  std::uint64_t index = 0;      // the first table entry (index order) with that DTHM
-  Position position;            // its canonical placement; no castling, no en passant, counters 0 1
-  std::vector<Move> line;       // Tablebase::helpmate_line(position, mated): exactly `plies` moves
-  std::vector<std::string> san; // the line in SAN (line_to_san)
+  int plies = -1;                // the largest DTHM of the mated side in plies; -1: no helpmate at all
+  std::uint64_t index = 0;       // the first table entry (index order) with that DTHM
+  Position position;             // its canonical placement; no castling, no en passant, counters 0 1
+  std::vector<Move> line;        // Tablebase::helpmate_line(position, mated): exactly `plies` moves
+  std::vector<std::string> san;  // the line in SAN (line_to_san)
   bool operator==(const AtlasDeepest&) const = default;
 };
 
@@ -54,9 +54,9 @@ struct AtlasSide {
 };
 
 struct AtlasMaterial {
-  Material material;           // canonical
-  std::string table;           // the table file read
-  ByColor<AtlasSide> by_stm{}; // by side to move
+  Material material;            // canonical
+  std::string table;            // the table file read
+  ByColor<AtlasSide> by_stm{};  // by side to move
   bool operator==(const AtlasMaterial&) const = default;
 };
 
