@@ -20,7 +20,8 @@ args=(atlas --tables "$tables" --out "$out")
 [ -n "$threads" ] && args+=(--threads "$threads")
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-/usr/bin/time -v "$deadpos" "${args[@]}" 2>"$log" | tee /dev/stderr | grep -q "deepest helpmate"
+summary=$(/usr/bin/time -v "$deadpos" "${args[@]}" 2>"$log") || { cat "$log" >&2; exit 1; }
+echo "$summary"
 grep -E "Elapsed \(wall clock\)|Maximum resident set size|User time|System time" "$log"
 echo "files written: $(find "$out" -type f | wc -l), $(du -sb "$out" | cut -f1) bytes"
 # The deepest helpmate of the set, replayed by pgn-extract (an independent move generator): the
