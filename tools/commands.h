@@ -29,5 +29,6 @@ Subcommand add_probe(CLI::App& app);
 Subcommand add_adjudicate(CLI::App& app);
 Subcommand add_query(CLI::App& app);
 Subcommand add_serve(CLI::App& app);
+Subcommand add_atlas(CLI::App& app);
 
 }  // namespace deadpos::cli

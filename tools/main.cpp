@@ -48,7 +48,7 @@ bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
   for (const CLI::App* sub : app.get_subcommands({}))
     if (sub->get_name() == argv[1]) return false;
   std::cerr << "deadpos: usage: unknown subcommand \"" << deadpos::cli::one_line(argv[1])
-            << "\" (perft, fen, generate, verify, probe, adjudicate, query, serve; see deadpos --help)\n";
+            << "\" (perft, fen, generate, verify, probe, adjudicate, query, atlas, serve; see deadpos --help)\n";
   return true;
 }
 
@@ -57,8 +57,9 @@ int run(int argc, char** argv) {
   CLI::App app{"deadpos: exact dead-position and helpmate tablebases for chess endings"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("deadpos ") + DEADPOS_VERSION);
-  const Subcommand commands[] = {add_perft(app), add_fen(app),        add_generate(app), add_verify(app),
-                                 add_probe(app), add_adjudicate(app), add_query(app),    add_serve(app)};
+  const Subcommand commands[] = {add_perft(app),  add_fen(app),   add_generate(app),
+                                 add_verify(app), add_probe(app), add_adjudicate(app),
+                                 add_query(app),  add_atlas(app), add_serve(app)};
   if (unknown_subcommand(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);
