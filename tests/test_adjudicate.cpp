@@ -214,6 +214,20 @@ TEST(AdjudicateRules, DeadAtTheStart) {
   EXPECT_EQ(j.adj.dead_ply, 0);
   EXPECT_EQ(j.adj.result, "1/2-1/2");
   EXPECT_TRUE(j.adj.changed);  // '*' recorded: the Laws say the game ended drawn
+  // The comment on the start position goes before the move number (PGN standard 8.2.5): "1. {...}
+  // Kd4" makes pgn-extract lose the FEN setup (adjudicate_cli_test.sh checks with pgn-extract).
+  const std::string out =
+      corrected_pgn(parse_one("[SetUp \"1\"]\n[FEN \"8/8/4k3/8/8/3K4/8/8 w - - 0 1\"]\n\n1. Kd4 Kd6 *\n"), j.adj);
+  EXPECT_NE(out.find("\n\n{deadpos: dead position from here (FIDE 5.2.2): the game ended drawn} 1. Kd4 Kd6"),
+            std::string::npos)
+      << out;
+  // A comment after a White move goes before Black's move (no number written there); after a
+  // Black move, before the next number.
+  const Judged w = judge(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K b - - 0 1\"]\n\n1... Kxb2 2. Kg1 Kc3 *\n"));
+  ASSERT_EQ(w.adj.dead_ply, 1);
+  EXPECT_NE(corrected_pgn(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K b - - 0 1\"]\n\n1... Kxb2 2. Kg1 Kc3 *\n"), w.adj)
+                .find("1... Kxb2 {deadpos: dead position from here (FIDE 5.2.2): the game ended drawn} 2. Kg1"),
+            std::string::npos);
 }
 
 TEST(AdjudicateRules, FlagFalls) {

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "deadpos/table.h"
 
 namespace deadpos::cli {
 
@@ -38,12 +39,25 @@ struct Item {
   std::optional<Error> error;
 };
 
-// --pgn-out: written to a temporary file beside the target, renamed over it at the end.
+// --pgn-out: written to a temporary file beside the target, renamed over it at the end. A FILE
+// that exists and is not a regular file (links followed: a device, a FIFO, a directory) is refused
+// (Io); a symbolic link to a regular file is written through: the link's target is replaced, the
+// link stays (docs/cli.md, "deadpos adjudicate").
 class PgnOut {
  public:
   Status open(const std::string& path) {
-    path_ = path;
-    tmp_ = path + ".tmp." + std::to_string(::getpid());
+    auto exists = regular_file_exists(path);
+    if (!exists) return exists.error();
+    std::error_code ec;
+    std::string target = path;
+    if (std::filesystem::is_symlink(path, ec)) {
+      if (!*exists) return make_error(ErrorCode::Io, path + ": is a symbolic link to nothing, not a regular file");
+      const auto t = std::filesystem::canonical(path, ec);
+      if (ec) return make_error(ErrorCode::Io, path + ": cannot resolve the symbolic link: " + ec.message());
+      target = t.string();
+    }
+    path_ = target;
+    tmp_ = target + ".tmp." + std::to_string(::getpid());
     out_.open(tmp_, std::ios::binary | std::ios::trunc);
     if (!out_) return make_error(ErrorCode::Io, path + ": cannot create " + tmp_);
     return Ok{};

@@ -397,12 +397,15 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
   if (adj.dead_ply) {
     const std::string note = "{deadpos: dead position from here (FIDE 5.2.2): the game ended drawn}";
     const auto k = static_cast<std::size_t>(*adj.dead_ply);
-    if (k > 0 && k <= g.moves.size()) {
+    // The comment on the position after ply k: before the next move's number when it has one
+    // ("{...} 1. Kb1", not "1. {...} Kb1", which loses a FEN setup in pgn-extract), else after move k.
+    if (k < g.moves.size() && (k == 0 || !g.moves[k].number.empty())) {
+      const std::size_t at = g.moves[k].number_begin;
+      edits.push_back({at, at, note + " "});
+    } else if (k > 0 && k <= g.moves.size()) {
       edits.push_back({g.moves[k - 1].end, g.moves[k - 1].end, " " + note});
     } else if (k == 0) {
-      const std::size_t at = !g.moves.empty()          ? g.moves[0].begin
-                             : !g.result_token.empty() ? g.result_begin
-                                                       : g.text.size();
+      const std::size_t at = !g.result_token.empty() ? g.result_begin : g.text.size();
       edits.push_back({at, at, note + " "});
     }
   }

@@ -100,8 +100,9 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
 
 // The game's text as read, with the result corrected when adj.changed (the Result tag's value,
 // or a Result tag added after the last tag; the movetext's result token, or one added after the
-// last move) and comments "{deadpos: ...}": at the first dead ply (after its move; before the
-// first move for ply 0) and, when the result changed, before the result token. Everything else
+// last move) and comments "{deadpos: ...}": at the first dead ply (on the position after its
+// move: before the next move's number when one is written there - "{...} 2. Kf1", and "{...} 1. Kd4"
+// for ply 0 - else after the move) and, when the result changed, before the result token. Everything else
 // is kept byte for byte. Pure.
 std::string corrected_pgn(const PgnGame& g, const Adjudication& adj);
 

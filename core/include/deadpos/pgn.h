@@ -41,10 +41,15 @@ struct PgnTag {
 };
 
 // A main-line move token as written ("Nbd7", "e8=Q+", "O-O!?", "0-0"), with its byte range in
-// PgnGame::text.
+// PgnGame::text. number: the move number written before it since the previous main-line move
+// ("12." or "12...", the first one when several; glued ones as "12.Nf3" too), empty when none;
+// number_begin: its offset in text (== begin when number is empty), where a comment about the
+// position before this move belongs (PGN standard 8.2.5: a comment before the move number).
 struct PgnMove {
   std::string text;
   std::size_t begin = 0, end = 0;
+  std::string number;
+  std::size_t number_begin = 0;
 };
 
 struct PgnGame {
