@@ -246,6 +246,21 @@ TEST(AdjudicateRules, FlagFalls) {
   EXPECT_EQ(j.adj.flagged, Color::Black);
   EXPECT_EQ(j.adj.result, "1-0");
   EXPECT_FALSE(j.adj.changed);
+  // Lost on time in a dead position (K v K): flagged is the record's, whatever the budget; the
+  // dead position gives the result.
+  for (const std::uint64_t nodes : {std::uint64_t{1}, std::uint64_t{2'000'000}}) {
+    AnalysisOptions opt;
+    opt.budget.nodes = nodes;
+    const PgnGame g = parse_one(
+        "[Termination \"Time forfeit\"]\n[Result \"1-0\"]\n[FEN \"8/8/8/4k3/8/8/1R6/K7 w - - 0 1\"]\n\n1. "
+        "Rb5+ Kd4 2. Kb2 Kc4 3. Kc2 Kxb5 1-0\n");
+    const ReplayedGame r = replay_game(g);
+    const auto a = adjudicate_game(tables(), opt, g, r);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_EQ(a->flagged, Color::Black) << nodes;
+    EXPECT_EQ(a->result, "1/2-1/2");
+    EXPECT_EQ(a->rule, ResultRule::DeadPosition);
+  }
   // chess.com names the winner: "Bob won on time" with Bob as Black, recorded as a draw.
   const PgnGame g = parse_one(
       "[White \"Al\"]\n[Black \"Bob\"]\n[Result \"1/2-1/2\"]\n[Termination \"Bob won on time\"]\n\n1. e4 e5 1/2-1/2\n");

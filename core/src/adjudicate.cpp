@@ -316,7 +316,9 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
     where_dead = "a ply from " + std::to_string(*out.dead_ply_low) + " to " + std::to_string(*out.dead_ply_high) +
                  " (earlier positions undetermined)";
   }
+  // Whose flag fell is the record's (Termination and result), whatever rule gives the result.
   const auto flagged = flagged_side(g, stm);
+  out.flagged = flagged;
   if (fin.is_checkmate()) {
     set(winner_result(~stm), ResultRule::Checkmate,
         std::string(side_name(stm)) + " is checkmated on the board (FIDE 5.1.1)");
@@ -330,7 +332,6 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
                        (n - *out.dead_ply == 1 ? " more ply was" : " more plies were") + " played"
                  : ""));
   } else if (flagged) {
-    out.flagged = flagged;
     auto opp = an.can_mate(n, fin, *flagged);
     if (!opp) return opp.error();
     if (*opp == false) {

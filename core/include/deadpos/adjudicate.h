@@ -40,7 +40,8 @@ struct ReplayedGame {
 // FEN is unreadable), then each main-line move by parse_san (lenient: check marks, glyphs, "0-0",
 // "e.p."), or as UCI ("g1f3", "e7e8q") when it is not SAN. Unreadable: a syntax error of the
 // reader, a bad FEN, a null move, an illegal or ambiguous move (problem: "ply N (12... Nf3):
-// <why>"). Unsupported: a Variant tag other than Standard / From Position / normal (Chess960,
+// <why>"). Unsupported: a Variant tag whose value (case, leading and trailing spaces and tabs
+// ignored) is not one of "", "standard", "from position", "normal", "chess" (Chess960,
 // crazyhouse, ...): such a game is never read as standard chess. Pure; thread-safe.
 ReplayedGame replay_game(const PgnGame& g);
 
@@ -78,7 +79,9 @@ struct Adjudication {
   // [dead_ply_low, dead_ply_high]; both are set whenever final_dead is true.
   std::optional<int> dead_ply;
   std::optional<int> dead_ply_low, dead_ply_high;
-  // Time forfeits: the flagged side and the FIDE 6.9 verdict on the final position.
+  // Time forfeits: the flagged side, from the record alone (flagged_side(): set whenever the tags
+  // say the game was lost on time, whatever rule then gives the result), and the FIDE 6.9 verdict
+  // on the final position (set when that rule gave the result).
   std::optional<Color> flagged;
   std::optional<FlagVerdict> flag;
   // The result the Laws give ("1-0", "0-1", "1/2-1/2"), or nullopt when undetermined or when the
