@@ -228,6 +228,31 @@ printf '[Event "x"]
 cmp -s "$work/dead0.fen1" "$work/dead0.fen2" && [ ! -s "$work/dead0.pe.err" ] ||
   fail "pgn-extract reads the written file otherwise: $(cat "$work/dead0.fen2" "$work/dead0.pe.err")"
 
+# A UTF-8 byte order mark at the start is written back (the text byte for byte).
+printf '\xEF\xBB\xBF[Event "bom"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n' >"$work/bom.pgn"
+"$deadpos" adjudicate --tables "$tables" --pgn-out "$work/bom.out.pgn" "$work/bom.pgn" >/dev/null || fail "bom: exit $?"
+cmp -s "$work/bom.pgn" "$work/bom.out.pgn" || fail "--pgn-out changed a file with a byte order mark: $(od -c "$work/bom.out.pgn" | head -2)"
+# Tag values in text are cut at 200 bytes like probe's echo ("... (N bytes)"); in JSON as probe's "input".
+long=$(head -c 1000 /dev/zero | tr '\0' 'a')
+printf '[White "%s"]\n[Black "b"]\n[Result "1-0"]\n\n1. e5 1-0\n' "$long" >"$work/long.pgn"  # unreadable: listed
+"$deadpos" adjudicate --tables "$tables" "$work/long.pgn" >"$work/long.txt"
+line=$(head -1 "$work/long.txt")
+[ "${#line}" -lt 600 ] && grep -qF "$(head -c 200 /dev/zero | tr '\0' 'a')... (1000 bytes) - b)" "$work/long.txt" ||
+  fail "long name in text not cut: ${#line} bytes: $(head -c 300 "$work/long.txt")"
+"$deadpos" adjudicate --tables "$tables" --json "$work/long.pgn" >"$work/long.json"
+grep -qF "\"white\":\"$(head -c 200 /dev/zero | tr '\0' 'a')... (1000 bytes)\"" "$work/long.json" || fail "long name in JSON not cut"
+# A file that cannot be opened is counted as given and unreadable.
+"$deadpos" adjudicate --tables "$tables" "$work/missing.pgn" >"$work/miss.txt" 2>/dev/null
+grep -q '^summary: 0 games in 1 file (1 unreadable): ' "$work/miss.txt" || fail "missing file not counted in the summary"
+"$deadpos" adjudicate --tables "$tables" --json "$work/missing.pgn" >"$work/miss.json" 2>/dev/null
+grep -q '"files":1,"files_unreadable":1' "$work/miss.json" || fail "missing file not counted in the JSON summary"
+# --threads: 1..1024 like every subcommand.
+for t in 0 1025; do
+  rc=0
+  "$deadpos" adjudicate --tables "$tables" --threads $t "$work/bom.pgn" >/dev/null 2>"$work/thr.err" || rc=$?
+  [ "$rc" = 2 ] && grep -q 'not in range 1 to 1024' "$work/thr.err" || fail "--threads $t: exit $rc: $(cat "$work/thr.err")"
+done
+
 # --- exit codes, standard input, threads ----------------------------------------------------------
 rc=0
 "$deadpos" adjudicate --tables "$tables" "$work/missing.pgn" >/dev/null 2>&1 || rc=$?

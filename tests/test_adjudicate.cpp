@@ -204,6 +204,13 @@ TEST(AdjudicateRules, DeadPositionPlayedOn) {
   EXPECT_NE(out.find("[Result \"1/2-1/2\"]"), std::string::npos) << out;
   EXPECT_NE(out.find("Kxb2 {deadpos: dead position from here"), std::string::npos) << out;
   EXPECT_TRUE(out.ends_with("} 1/2-1/2\n")) << out;
+  // Two Result tags: both corrected.
+  const std::string dup = corrected_pgn(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K w - - 0 1\"]\n[Result \"1-0\"]\n[Result "
+                                                  "\"1-0\"]\n\n1. Kg1 Kxb2 2. Kf1 Kc3 1-0\n"),
+                                        j.adj);
+  EXPECT_TRUE(
+      dup.starts_with("[FEN \"8/8/8/8/8/k7/1R6/7K w - - 0 1\"]\n[Result \"1/2-1/2\"]\n[Result \"1/2-1/2\"]\n\n"))
+      << dup;
   const Judged again = judge(parse_one(out));
   EXPECT_FALSE(again.adj.changed);
   EXPECT_EQ(again.replay.moves, j.replay.moves);

@@ -63,7 +63,11 @@ class PgnOut {
     return Ok{};
   }
   bool active() const { return out_.is_open(); }
-  void write(const std::string& text) { out_ << text; }
+  void write(const std::string& text) {
+    out_ << text;
+    empty_ = empty_ && text.empty();
+  }
+  bool empty() const { return empty_; }
   Status commit() {
     out_.close();
     if (!out_) return fail("write error");
@@ -89,6 +93,7 @@ class PgnOut {
   }
   std::string path_, tmp_;
   std::ofstream out_;
+  bool empty_ = true;
 };
 
 class Adjudicator {
@@ -101,6 +106,7 @@ class Adjudicator {
   // Reads and adjudicates one file; false when standard output failed (stop).
   bool run_file(const std::string& name, std::istream& in, std::uint64_t size) {
     ++tally_.files;
+    bool first_batch = true;
     PgnReader reader(in);
     const std::size_t batch = static_cast<std::size_t>(threads_) * 32;
     std::vector<Item> items;
@@ -132,6 +138,8 @@ class Adjudicator {
           it.error = r.error();
         }
       }
+      if (first_batch && out_.active() && reader.bom() && out_.empty()) out_.write("\xEF\xBB\xBF");
+      first_batch = false;
       for (Item& it : items) {
         const GameReport rep{name, &it.game, &it.replay, it.adj ? &*it.adj : nullptr, it.error};
         tally_.add(rep);
@@ -154,6 +162,11 @@ class Adjudicator {
     return true;
   }
 
+  // A file given that could not be opened (or read to its end): counted in the summary.
+  void unreadable_file(bool counted) {
+    if (!counted) ++tally_.files;
+    ++tally_.files_unreadable;
+  }
   const AdjudicateTally& tally() const { return tally_; }
   std::optional<Error>& io_error() { return io_error_; }
 
@@ -194,12 +207,14 @@ int run_adjudicate(Args& a) {
       std::error_code ec;
       if (std::filesystem::is_directory(f, ec)) {
         const int c = report(make_error(ErrorCode::Io, f + ": is a directory, not a PGN file"));
+        adj.unreadable_file(false);
         if (!file_error) file_error = c;
         continue;
       }
       std::ifstream in(f, std::ios::binary);
       if (!in) {
         const int c = report(make_error(ErrorCode::Io, f + ": cannot open"));
+        adj.unreadable_file(false);
         if (!file_error) file_error = c;
         continue;
       }
@@ -208,6 +223,7 @@ int run_adjudicate(Args& a) {
     }
     if (auto& e = adj.io_error()) {
       const int c = report(*e);
+      adj.unreadable_file(true);
       if (!file_error) file_error = c;
       e.reset();
     }
@@ -239,8 +255,7 @@ Subcommand add_adjudicate(CLI::App& app) {
   cmd->add_flag("--json", a->json, "one JSON object per game, then {\"summary\": ...}");
   cmd->add_option("--pgn-out", a->pgn_out, "write the games with corrected results and comments to this file")
       ->check(kNonEmpty);
-  cmd->add_option("--threads", a->threads, "threads adjudicating games, 0 = one per core (default 0)")
-      ->check(CLI::Range(0, 1024));
+  cmd->add_option("--threads", a->threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
   cmd->add_option("--budget-nodes", a->analysis.budget.nodes,
                   "beyond the tables: positions the search may generate per question, 0 = no limit (default 2000000)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));

@@ -414,8 +414,10 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
     const std::string& res = *adj.result;
     const std::string note = "{deadpos: recorded " + (adj.recorded ? *adj.recorded : std::string("no result")) +
                              ", the Laws give " + res + ": " + adj.reason + "}";
-    if (const PgnTag* t = g.tag("Result")) {
-      edits.push_back({t->value_begin, t->value_end, res, true});
+    if (g.tag("Result")) {
+      for (const PgnTag& t : g.tags) {  // every Result tag, a duplicate too
+        if (t.name == "Result") edits.push_back({t.value_begin, t.value_end, res, true});
+      }
     } else if (!g.tags.empty()) {
       edits.push_back({g.tags_end, g.tags_end, "\n[Result \"" + res + "\"]", true});
     }

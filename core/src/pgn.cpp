@@ -145,6 +145,7 @@ bool PgnReader::read_line() {
     if (line_.starts_with("\xEF\xBB\xBF")) {
       // The byte order mark is not part of the first game's text (nor of its first tag).
       line_.erase(0, 3);
+      bom_ = true;
     }
   }
   return true;

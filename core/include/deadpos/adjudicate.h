@@ -101,7 +101,7 @@ struct Adjudication {
 Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions& opt, const PgnGame& g,
                                      const ReplayedGame& r);
 
-// The game's text as read, with the result corrected when adj.changed (the Result tag's value,
+// The game's text as read, with the result corrected when adj.changed (every Result tag's value,
 // or a Result tag added after the last tag; the movetext's result token, or one added after the
 // last move) and comments "{deadpos: ...}": at the first dead ply (on the position after its
 // move: before the next move's number when one is written there - "{...} 2. Kf1", and "{...} 1. Kd4"

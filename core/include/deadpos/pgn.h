@@ -89,6 +89,9 @@ class PgnReader {
   // stream fails while reading (not at its end).
   Result<std::optional<PgnGame>> next();
 
+  // Whether the input began with a UTF-8 byte order mark (EF BB BF; not part of the first game's
+  // text); known once next() was called.
+  bool bom() const { return bom_; }
   // Bytes consumed so far (for progress reports).
   std::uint64_t bytes_read() const { return bytes_read_; }
 
@@ -113,6 +116,7 @@ class PgnReader {
   std::uint64_t games_ = 0;
   std::uint64_t bytes_read_ = 0;
   bool first_line_ = true;
+  bool bom_ = false;
 };
 
 }  // namespace deadpos
