@@ -308,6 +308,12 @@ TEST(AdjudicateReplay, UnreadableAndUnsupported) {
   r = replay_game(parse_one("1. e4 e5 2. Ke3 *\n"));
   EXPECT_EQ(r.status, ReplayedGame::Status::Unreadable);
   EXPECT_NE(r.problem.find("ply 3 (2. Ke3)"), std::string::npos) << r.problem;
+  // Moves restarting at "1." without a result between (torture-chessops-leading-whitespace.pgn,
+  // game 3): one game by the PGN standard (only a tag section or a result ends one); the label
+  // gives the replay's number and the one written.
+  r = replay_game(parse_one("1. e4 e5 2. Nf3 Nc6 3. Bb5\n\n1. e4 e5 *\n"));
+  EXPECT_EQ(r.status, ReplayedGame::Status::Unreadable);
+  EXPECT_NE(r.problem.find("ply 6 (3... e4, written '1. e4'): "), std::string::npos) << r.problem;
   r = replay_game(parse_one("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n"));
   EXPECT_EQ(r.status, ReplayedGame::Status::Unreadable);
   EXPECT_NE(r.problem.find("FEN tag"), std::string::npos);

@@ -23,11 +23,19 @@ std::string lower_trimmed(std::string_view s) {
 bool is_result_text(std::string_view r) { return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*"; }
 
 // "12. Nf3" / "12... Nf3" for ply index k (0-based) from a start position.
-std::string move_label(const Position& start, std::size_t k, std::string_view text) {
+// "12... Nf3": the move numbered by the replay (from the start position's move number). When the
+// text writes another move number before it, that is added: "3... e4, written '1. e4'".
+std::string move_label(const Position& start, std::size_t k, const PgnMove& move) {
   const int first_black = start.side_to_move() == Color::Black ? 1 : 0;
   const auto ply = static_cast<int>(k) + first_black;  // plies since White's move of the start's move number
   const int number = start.fullmove_number() + ply / 2;
-  return std::to_string(number) + (ply % 2 == 0 ? ". " : "... ") + shown_text(text);
+  const std::string label = std::to_string(number) + (ply % 2 == 0 ? "." : "...");
+  std::string out = label + " " + shown_text(move.text);
+  const std::string_view digits = std::string_view(move.number).substr(0, move.number.find('.'));
+  if (!digits.empty() && digits != std::to_string(number)) {
+    out += ", written '" + shown_text(move.number) + " " + shown_text(move.text) + "'";
+  }
+  return out;
 }
 
 // Strips what parse_san does not take: an "e.p." / "ep" suffix glued to the move.
@@ -187,7 +195,7 @@ ReplayedGame replay_game(const PgnGame& g) {
   Position pos = start;
   for (std::size_t k = 0; k < g.moves.size(); ++k) {
     const std::string& text = g.moves[k].text;
-    auto where = [&] { return "ply " + std::to_string(k + 1) + " (" + move_label(start, k, text) + ")"; };
+    auto where = [&] { return "ply " + std::to_string(k + 1) + " (" + move_label(start, k, g.moves[k]) + ")"; };
     if (g.first_null_move && *g.first_null_move == k) {
       return fail(ReplayedGame::Status::Unreadable, where() + ": a null move");
     }

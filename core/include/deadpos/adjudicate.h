@@ -40,7 +40,8 @@ struct ReplayedGame {
 // FEN is unreadable), then each main-line move by parse_san (lenient: check marks, glyphs, "0-0",
 // "e.p."), or as UCI ("g1f3", "e7e8q") when it is not SAN. Unreadable: a syntax error of the
 // reader, a bad FEN, a null move, an illegal or ambiguous move (problem: "ply N (12... Nf3):
-// <why>"). Unsupported: a Variant tag whose value (case, leading and trailing spaces and tabs
+// <why>", numbered by the replay; "ply 6 (3... e4, written '1. e4'): <why>" when the move number
+// written before the move differs). Unsupported: a Variant tag whose value (case, leading and trailing spaces and tabs
 // ignored) is not one of "", "standard", "from position", "normal", "chess" (Chess960,
 // crazyhouse, ...): such a game is never read as standard chess. Pure; thread-safe.
 ReplayedGame replay_game(const PgnGame& g);
