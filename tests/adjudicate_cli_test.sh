@@ -178,6 +178,81 @@ rc=0
 "$deadpos" adjudicate --tables "$tables" --pgn-out "$work/no/such/dir/x.pgn" "$src" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 5 ] || fail "unwritable --pgn-out: exit $rc, want 5"
 
+# A --pgn-out that exists and is not a regular file is refused before any game is read (exit 5,
+# one line naming it), and left as it was: a FIFO (a reader would get nothing), a directory,
+# a link to /dev/null (a character device once followed; /dev/null itself is never named, so a
+# regression run as root replaces only our link, never the device), a link to nothing. A link
+# to a regular file is written through: the link stays, its target gets the games.
+mkfifo "$work/fifo"
+mkdir "$work/outdir"
+ln -s "$work/nowhere" "$work/dangling"
+ln -s /dev/null "$work/devnull"
+for target in "$work/fifo" "$work/outdir" "$work/devnull" "$work/dangling"; do
+  rc=0
+  "$deadpos" adjudicate --tables "$tables" --pgn-out "$target" "$src" >"$work/nr.out" 2>"$work/nr.err" || rc=$?
+  [ "$rc" = 5 ] || fail "--pgn-out $target: exit $rc, want 5"
+  [ "$(wc -l <"$work/nr.err")" = 1 ] && grep -qF "$target" "$work/nr.err" || fail "--pgn-out $target: message $(cat "$work/nr.err")"
+  [ -s "$work/nr.out" ] && fail "--pgn-out $target: games were read: $(head -c 200 "$work/nr.out")"
+done
+[ -p "$work/fifo" ] || fail "--pgn-out replaced the FIFO"
+[ -d "$work/outdir" ] || fail "--pgn-out replaced the directory"
+[ -L "$work/devnull" ] && [ -c /dev/null ] || fail "--pgn-out replaced the link to /dev/null (or /dev/null)"
+[ -L "$work/dangling" ] && [ ! -e "$work/nowhere" ] || fail "--pgn-out replaced or followed the dangling link"
+ls "$work"/*.tmp.* >/dev/null 2>&1 && fail "--pgn-out left a temporary file"
+mkdir "$work/real"
+echo old >"$work/real/target.pgn"
+ln -s "real/target.pgn" "$work/link.pgn"
+"$deadpos" adjudicate --tables "$tables" --pgn-out "$work/link.pgn" "$src" >/dev/null || fail "--pgn-out link: exit $?"
+[ -L "$work/link.pgn" ] || fail "--pgn-out replaced the symbolic link"
+cmp -s "$work/same.pgn" "$work/real/target.pgn" || fail "--pgn-out through a link: the target does not hold the games"
+# A game dead from its start position: the comment goes before "1.", and pgn-extract reads the
+# written file with the same final positions (with "1. {...} Kd4" it lost the FEN setup).
+printf '[Event "x"]
+[SetUp "1"]
+[FEN "8/8/4k3/8/8/3K4/8/8 w - - 0 1"]
+[Result "*"]
+
+1. Kd4 Kd6 2. Kc4 *
+
+[Event "y"]
+[FEN "8/8/4k3/8/8/3K4/8/8 b - - 0 1"]
+[Result "*"]
+
+1... Kd6 2. Kc4 *
+' >"$work/dead0.pgn"
+"$deadpos" adjudicate --tables "$tables" --pgn-out "$work/dead0.out.pgn" "$work/dead0.pgn" >/dev/null || fail "dead at ply 0: exit $?"
+[ "$(grep -c '} 1\. Kd4\|} 1\.\.\. Kd6' "$work/dead0.out.pgn")" = 2 ] || fail "dead at ply 0: comment not before the move number: $(cat "$work/dead0.out.pgn")"
+"$pgnextract" -s -F "$work/dead0.pgn" 2>/dev/null | grep -o '{ "[^"]*" }' >"$work/dead0.fen1"
+"$pgnextract" -s -F "$work/dead0.out.pgn" 2>"$work/dead0.pe.err" | grep -o '{ "[^"]*" }' >"$work/dead0.fen2"
+[ "$(wc -l <"$work/dead0.fen1")" = 2 ] || fail "pgn-extract: $(wc -l <"$work/dead0.fen1") final positions for 2 games"
+cmp -s "$work/dead0.fen1" "$work/dead0.fen2" && [ ! -s "$work/dead0.pe.err" ] ||
+  fail "pgn-extract reads the written file otherwise: $(cat "$work/dead0.fen2" "$work/dead0.pe.err")"
+
+# A UTF-8 byte order mark at the start is written back (the text byte for byte).
+printf '\xEF\xBB\xBF[Event "bom"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n' >"$work/bom.pgn"
+"$deadpos" adjudicate --tables "$tables" --pgn-out "$work/bom.out.pgn" "$work/bom.pgn" >/dev/null || fail "bom: exit $?"
+cmp -s "$work/bom.pgn" "$work/bom.out.pgn" || fail "--pgn-out changed a file with a byte order mark: $(od -c "$work/bom.out.pgn" | head -2)"
+# Tag values in text are cut at 200 bytes like probe's echo ("... (N bytes)"); in JSON as probe's "input".
+long=$(head -c 1000 /dev/zero | tr '\0' 'a')
+printf '[White "%s"]\n[Black "b"]\n[Result "1-0"]\n\n1. e5 1-0\n' "$long" >"$work/long.pgn"  # unreadable: listed
+"$deadpos" adjudicate --tables "$tables" "$work/long.pgn" >"$work/long.txt"
+line=$(head -1 "$work/long.txt")
+[ "${#line}" -lt 600 ] && grep -qF "$(head -c 200 /dev/zero | tr '\0' 'a')... (1000 bytes) - b)" "$work/long.txt" ||
+  fail "long name in text not cut: ${#line} bytes: $(head -c 300 "$work/long.txt")"
+"$deadpos" adjudicate --tables "$tables" --json "$work/long.pgn" >"$work/long.json"
+grep -qF "\"white\":\"$(head -c 200 /dev/zero | tr '\0' 'a')... (1000 bytes)\"" "$work/long.json" || fail "long name in JSON not cut"
+# A file that cannot be opened is counted as given and unreadable.
+"$deadpos" adjudicate --tables "$tables" "$work/missing.pgn" >"$work/miss.txt" 2>/dev/null
+grep -q '^summary: 0 games in 1 file (1 unreadable): ' "$work/miss.txt" || fail "missing file not counted in the summary"
+"$deadpos" adjudicate --tables "$tables" --json "$work/missing.pgn" >"$work/miss.json" 2>/dev/null
+grep -q '"files":1,"files_unreadable":1' "$work/miss.json" || fail "missing file not counted in the JSON summary"
+# --threads: 1..1024 like every subcommand.
+for t in 0 1025; do
+  rc=0
+  "$deadpos" adjudicate --tables "$tables" --threads $t "$work/bom.pgn" >/dev/null 2>"$work/thr.err" || rc=$?
+  [ "$rc" = 2 ] && grep -q 'not in range 1 to 1024' "$work/thr.err" || fail "--threads $t: exit $rc: $(cat "$work/thr.err")"
+done
+
 # --- exit codes, standard input, threads ----------------------------------------------------------
 rc=0
 "$deadpos" adjudicate --tables "$tables" "$work/missing.pgn" >/dev/null 2>&1 || rc=$?

@@ -204,6 +204,13 @@ TEST(AdjudicateRules, DeadPositionPlayedOn) {
   EXPECT_NE(out.find("[Result \"1/2-1/2\"]"), std::string::npos) << out;
   EXPECT_NE(out.find("Kxb2 {deadpos: dead position from here"), std::string::npos) << out;
   EXPECT_TRUE(out.ends_with("} 1/2-1/2\n")) << out;
+  // Two Result tags: both corrected.
+  const std::string dup = corrected_pgn(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K w - - 0 1\"]\n[Result \"1-0\"]\n[Result "
+                                                  "\"1-0\"]\n\n1. Kg1 Kxb2 2. Kf1 Kc3 1-0\n"),
+                                        j.adj);
+  EXPECT_TRUE(
+      dup.starts_with("[FEN \"8/8/8/8/8/k7/1R6/7K w - - 0 1\"]\n[Result \"1/2-1/2\"]\n[Result \"1/2-1/2\"]\n\n"))
+      << dup;
   const Judged again = judge(parse_one(out));
   EXPECT_FALSE(again.adj.changed);
   EXPECT_EQ(again.replay.moves, j.replay.moves);
@@ -214,6 +221,20 @@ TEST(AdjudicateRules, DeadAtTheStart) {
   EXPECT_EQ(j.adj.dead_ply, 0);
   EXPECT_EQ(j.adj.result, "1/2-1/2");
   EXPECT_TRUE(j.adj.changed);  // '*' recorded: the Laws say the game ended drawn
+  // The comment on the start position goes before the move number (PGN standard 8.2.5): "1. {...}
+  // Kd4" makes pgn-extract lose the FEN setup (adjudicate_cli_test.sh checks with pgn-extract).
+  const std::string out =
+      corrected_pgn(parse_one("[SetUp \"1\"]\n[FEN \"8/8/4k3/8/8/3K4/8/8 w - - 0 1\"]\n\n1. Kd4 Kd6 *\n"), j.adj);
+  EXPECT_NE(out.find("\n\n{deadpos: dead position from here (FIDE 5.2.2): the game ended drawn} 1. Kd4 Kd6"),
+            std::string::npos)
+      << out;
+  // A comment after a White move goes before Black's move (no number written there); after a
+  // Black move, before the next number.
+  const Judged w = judge(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K b - - 0 1\"]\n\n1... Kxb2 2. Kg1 Kc3 *\n"));
+  ASSERT_EQ(w.adj.dead_ply, 1);
+  EXPECT_NE(corrected_pgn(parse_one("[FEN \"8/8/8/8/8/k7/1R6/7K b - - 0 1\"]\n\n1... Kxb2 2. Kg1 Kc3 *\n"), w.adj)
+                .find("1... Kxb2 {deadpos: dead position from here (FIDE 5.2.2): the game ended drawn} 2. Kg1"),
+            std::string::npos);
 }
 
 TEST(AdjudicateRules, FlagFalls) {
@@ -232,6 +253,21 @@ TEST(AdjudicateRules, FlagFalls) {
   EXPECT_EQ(j.adj.flagged, Color::Black);
   EXPECT_EQ(j.adj.result, "1-0");
   EXPECT_FALSE(j.adj.changed);
+  // Lost on time in a dead position (K v K): flagged is the record's, whatever the budget; the
+  // dead position gives the result.
+  for (const std::uint64_t nodes : {std::uint64_t{1}, std::uint64_t{2'000'000}}) {
+    AnalysisOptions opt;
+    opt.budget.nodes = nodes;
+    const PgnGame g = parse_one(
+        "[Termination \"Time forfeit\"]\n[Result \"1-0\"]\n[FEN \"8/8/8/4k3/8/8/1R6/K7 w - - 0 1\"]\n\n1. "
+        "Rb5+ Kd4 2. Kb2 Kc4 3. Kc2 Kxb5 1-0\n");
+    const ReplayedGame r = replay_game(g);
+    const auto a = adjudicate_game(tables(), opt, g, r);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_EQ(a->flagged, Color::Black) << nodes;
+    EXPECT_EQ(a->result, "1/2-1/2");
+    EXPECT_EQ(a->rule, ResultRule::DeadPosition);
+  }
   // chess.com names the winner: "Bob won on time" with Bob as Black, recorded as a draw.
   const PgnGame g = parse_one(
       "[White \"Al\"]\n[Black \"Bob\"]\n[Result \"1/2-1/2\"]\n[Termination \"Bob won on time\"]\n\n1. e4 e5 1/2-1/2\n");
@@ -272,6 +308,12 @@ TEST(AdjudicateReplay, UnreadableAndUnsupported) {
   r = replay_game(parse_one("1. e4 e5 2. Ke3 *\n"));
   EXPECT_EQ(r.status, ReplayedGame::Status::Unreadable);
   EXPECT_NE(r.problem.find("ply 3 (2. Ke3)"), std::string::npos) << r.problem;
+  // Moves restarting at "1." without a result between (torture-chessops-leading-whitespace.pgn,
+  // game 3): one game by the PGN standard (only a tag section or a result ends one); the label
+  // gives the replay's number and the one written.
+  r = replay_game(parse_one("1. e4 e5 2. Nf3 Nc6 3. Bb5\n\n1. e4 e5 *\n"));
+  EXPECT_EQ(r.status, ReplayedGame::Status::Unreadable);
+  EXPECT_NE(r.problem.find("ply 6 (3... e4, written '1. e4'): "), std::string::npos) << r.problem;
   r = replay_game(parse_one("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n"));
   EXPECT_EQ(r.status, ReplayedGame::Status::Unreadable);
   EXPECT_NE(r.problem.find("FEN tag"), std::string::npos);

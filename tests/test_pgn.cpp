@@ -74,6 +74,33 @@ TEST(PgnReader, MoveNumberForms) {
   EXPECT_EQ(games[0].result_token, "*");
 }
 
+TEST(PgnReader, ByteOrderMarkIsReported) {
+  std::istringstream with("\xEF\xBB\xBF[Event \"x\"]\n\n1. e4 *\n");
+  PgnReader a(with);
+  ASSERT_TRUE(a.next());
+  EXPECT_TRUE(a.bom());
+  std::istringstream without("[Event \"x\"]\n\n1. e4 *\n");
+  PgnReader b(without);
+  ASSERT_TRUE(b.next());
+  EXPECT_FALSE(b.bom());
+}
+
+TEST(PgnReader, MoveNumbersAsWritten) {
+  std::istringstream in("[Event \"x\"]\n\n{c} 1. e4 {d} e5 2.Nf3 3... Nc6 *\n");
+  PgnReader r(in);
+  auto g = r.next();
+  ASSERT_TRUE(g && *g);
+  const PgnGame& x = **g;
+  ASSERT_EQ(x.moves.size(), 4u);
+  EXPECT_EQ(x.moves[0].number, "1.");
+  EXPECT_EQ(x.text.substr(x.moves[0].number_begin, 5), "1. e4");
+  EXPECT_EQ(x.moves[1].number, "");
+  EXPECT_EQ(x.moves[1].number_begin, x.moves[1].begin);
+  EXPECT_EQ(x.moves[2].number, "2.");
+  EXPECT_EQ(x.text.substr(x.moves[2].number_begin, 5), "2.Nf3");
+  EXPECT_EQ(x.moves[3].number, "3...");
+}
+
 TEST(PgnReader, CrlfAndByteOrderMark) {
   const auto games = read_all("\xEF\xBB\xBF[Event \"x\"]\r\n[Result \"0-1\"]\r\n\r\n1. f3 e5 2. g4 Qh4# 0-1\r\n");
   ASSERT_EQ(games.size(), 1u);

@@ -441,10 +441,14 @@ std::string summary_text(const ProbeTally& t, bool flag) {
 
 namespace {
 
+// A tag value in JSON: at most 200 bytes, then "... (N bytes)", as probe's "input".
 nlohmann::json tag_json(const PgnGame& g, std::string_view name) {
   const PgnTag* t = g.tag(name);
-  return t ? nlohmann::json(t->value) : nlohmann::json(nullptr);
+  return t ? nlohmann::json(json_input(t->value)) : nlohmann::json(nullptr);
 }
+
+// A tag value in text: one_line of at most 200 bytes, then "... (N bytes)", as probe's echo.
+std::string tag_text(const PgnTag* t) { return t ? one_line(echoed(t->value)) + cut_note(t->value) : std::string("?"); }
 
 nlohmann::json opt_json(const std::optional<std::string>& s) {
   return s ? nlohmann::json(*s) : nlohmann::json(nullptr);
@@ -505,7 +509,7 @@ std::string game_text(const GameReport& r) {
   std::string head = r.file + ": game " + std::to_string(g.number) + " (line " + std::to_string(g.line);
   const PgnTag* w = g.tag("White");
   const PgnTag* b = g.tag("Black");
-  if (w || b) head += ", " + one_line(w ? w->value : "?") + " - " + one_line(b ? b->value : "?");
+  if (w || b) head += ", " + tag_text(w) + " - " + tag_text(b);
   head += ")";
   if (r.replay->status == ReplayedGame::Status::Unsupported) return head + ": unsupported: " + r.replay->problem;
   if (r.replay->status == ReplayedGame::Status::Unreadable) return head + ": unreadable: " + r.replay->problem;
@@ -551,6 +555,7 @@ void AdjudicateTally::add(const GameReport& r) {
 
 std::string adjudicate_summary_text(const AdjudicateTally& t) {
   std::string s = "summary: " + count_of(t.games, "game", "games") + " in " + count_of(t.files, "file", "files") +
+                  (t.files_unreadable ? " (" + std::to_string(t.files_unreadable) + " unreadable)" : std::string()) +
                   ": " + std::to_string(t.read) + " read, " + std::to_string(t.unreadable) + " unreadable, " +
                   std::to_string(t.unsupported) + " unsupported (variants); " + std::to_string(t.changed) +
                   " with a wrong recorded result, " + std::to_string(t.dead_played_on) +
@@ -564,6 +569,7 @@ std::string adjudicate_summary_text(const AdjudicateTally& t) {
 nlohmann::json adjudicate_summary_json(const AdjudicateTally& t) {
   return {{"summary",
            {{"files", t.files},
+            {"files_unreadable", t.files_unreadable},
             {"games", t.games},
             {"read", t.read},
             {"unreadable", t.unreadable},

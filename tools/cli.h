@@ -136,8 +136,9 @@ std::string game_text(const GameReport& r);
 struct AdjudicateTally {
   std::uint64_t games = 0, read = 0, unreadable = 0, unsupported = 0, failed = 0;
   std::uint64_t changed = 0, dead_played_on = 0, dead = 0, undetermined = 0, time_forfeits = 0;
-  std::uint64_t files = 0;
-  int first_error_code = 0;  // exit code of the first failed analysis, else 0
+  std::uint64_t files = 0;             // files given (standard input counts one)
+  std::uint64_t files_unreadable = 0;  // of those, not opened or not read to their end
+  int first_error_code = 0;            // exit code of the first failed analysis, else 0
   void add(const GameReport& r);
 };
 // "summary: ..." without '\n' (docs/cli.md), and the same counts as {"summary": {...}}.

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "deadpos/table.h"
 
 namespace deadpos::cli {
 
@@ -38,18 +39,35 @@ struct Item {
   std::optional<Error> error;
 };
 
-// --pgn-out: written to a temporary file beside the target, renamed over it at the end.
+// --pgn-out: written to a temporary file beside the target, renamed over it at the end. A FILE
+// that exists and is not a regular file (links followed: a device, a FIFO, a directory) is refused
+// (Io); a symbolic link to a regular file is written through: the link's target is replaced, the
+// link stays (docs/cli.md, "deadpos adjudicate").
 class PgnOut {
  public:
   Status open(const std::string& path) {
-    path_ = path;
-    tmp_ = path + ".tmp." + std::to_string(::getpid());
+    auto exists = regular_file_exists(path);
+    if (!exists) return exists.error();
+    std::error_code ec;
+    std::string target = path;
+    if (std::filesystem::is_symlink(path, ec)) {
+      if (!*exists) return make_error(ErrorCode::Io, path + ": is a symbolic link to nothing, not a regular file");
+      const auto t = std::filesystem::canonical(path, ec);
+      if (ec) return make_error(ErrorCode::Io, path + ": cannot resolve the symbolic link: " + ec.message());
+      target = t.string();
+    }
+    path_ = target;
+    tmp_ = target + ".tmp." + std::to_string(::getpid());
     out_.open(tmp_, std::ios::binary | std::ios::trunc);
     if (!out_) return make_error(ErrorCode::Io, path + ": cannot create " + tmp_);
     return Ok{};
   }
   bool active() const { return out_.is_open(); }
-  void write(const std::string& text) { out_ << text; }
+  void write(const std::string& text) {
+    out_ << text;
+    empty_ = empty_ && text.empty();
+  }
+  bool empty() const { return empty_; }
   Status commit() {
     out_.close();
     if (!out_) return fail("write error");
@@ -75,6 +93,7 @@ class PgnOut {
   }
   std::string path_, tmp_;
   std::ofstream out_;
+  bool empty_ = true;
 };
 
 class Adjudicator {
@@ -87,6 +106,7 @@ class Adjudicator {
   // Reads and adjudicates one file; false when standard output failed (stop).
   bool run_file(const std::string& name, std::istream& in, std::uint64_t size) {
     ++tally_.files;
+    bool first_batch = true;
     PgnReader reader(in);
     const std::size_t batch = static_cast<std::size_t>(threads_) * 32;
     std::vector<Item> items;
@@ -118,6 +138,8 @@ class Adjudicator {
           it.error = r.error();
         }
       }
+      if (first_batch && out_.active() && reader.bom() && out_.empty()) out_.write("\xEF\xBB\xBF");
+      first_batch = false;
       for (Item& it : items) {
         const GameReport rep{name, &it.game, &it.replay, it.adj ? &*it.adj : nullptr, it.error};
         tally_.add(rep);
@@ -140,6 +162,11 @@ class Adjudicator {
     return true;
   }
 
+  // A file given that could not be opened (or read to its end): counted in the summary.
+  void unreadable_file(bool counted) {
+    if (!counted) ++tally_.files;
+    ++tally_.files_unreadable;
+  }
   const AdjudicateTally& tally() const { return tally_; }
   std::optional<Error>& io_error() { return io_error_; }
 
@@ -180,12 +207,14 @@ int run_adjudicate(Args& a) {
       std::error_code ec;
       if (std::filesystem::is_directory(f, ec)) {
         const int c = report(make_error(ErrorCode::Io, f + ": is a directory, not a PGN file"));
+        adj.unreadable_file(false);
         if (!file_error) file_error = c;
         continue;
       }
       std::ifstream in(f, std::ios::binary);
       if (!in) {
         const int c = report(make_error(ErrorCode::Io, f + ": cannot open"));
+        adj.unreadable_file(false);
         if (!file_error) file_error = c;
         continue;
       }
@@ -194,6 +223,7 @@ int run_adjudicate(Args& a) {
     }
     if (auto& e = adj.io_error()) {
       const int c = report(*e);
+      adj.unreadable_file(true);
       if (!file_error) file_error = c;
       e.reset();
     }
@@ -225,8 +255,7 @@ Subcommand add_adjudicate(CLI::App& app) {
   cmd->add_flag("--json", a->json, "one JSON object per game, then {\"summary\": ...}");
   cmd->add_option("--pgn-out", a->pgn_out, "write the games with corrected results and comments to this file")
       ->check(kNonEmpty);
-  cmd->add_option("--threads", a->threads, "threads adjudicating games, 0 = one per core (default 0)")
-      ->check(CLI::Range(0, 1024));
+  cmd->add_option("--threads", a->threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
   cmd->add_option("--budget-nodes", a->analysis.budget.nodes,
                   "beyond the tables: positions the search may generate per question, 0 = no limit (default 2000000)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));

@@ -23,11 +23,19 @@ std::string lower_trimmed(std::string_view s) {
 bool is_result_text(std::string_view r) { return r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*"; }
 
 // "12. Nf3" / "12... Nf3" for ply index k (0-based) from a start position.
-std::string move_label(const Position& start, std::size_t k, std::string_view text) {
+// "12... Nf3": the move numbered by the replay (from the start position's move number). When the
+// text writes another move number before it, that is added: "3... e4, written '1. e4'".
+std::string move_label(const Position& start, std::size_t k, const PgnMove& move) {
   const int first_black = start.side_to_move() == Color::Black ? 1 : 0;
   const auto ply = static_cast<int>(k) + first_black;  // plies since White's move of the start's move number
   const int number = start.fullmove_number() + ply / 2;
-  return std::to_string(number) + (ply % 2 == 0 ? ". " : "... ") + shown_text(text);
+  const std::string label = std::to_string(number) + (ply % 2 == 0 ? "." : "...");
+  std::string out = label + " " + shown_text(move.text);
+  const std::string_view digits = std::string_view(move.number).substr(0, move.number.find('.'));
+  if (!digits.empty() && digits != std::to_string(number)) {
+    out += ", written '" + shown_text(move.number) + " " + shown_text(move.text) + "'";
+  }
+  return out;
 }
 
 // Strips what parse_san does not take: an "e.p." / "ep" suffix glued to the move.
@@ -187,7 +195,7 @@ ReplayedGame replay_game(const PgnGame& g) {
   Position pos = start;
   for (std::size_t k = 0; k < g.moves.size(); ++k) {
     const std::string& text = g.moves[k].text;
-    auto where = [&] { return "ply " + std::to_string(k + 1) + " (" + move_label(start, k, text) + ")"; };
+    auto where = [&] { return "ply " + std::to_string(k + 1) + " (" + move_label(start, k, g.moves[k]) + ")"; };
     if (g.first_null_move && *g.first_null_move == k) {
       return fail(ReplayedGame::Status::Unreadable, where() + ": a null move");
     }
@@ -316,7 +324,9 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
     where_dead = "a ply from " + std::to_string(*out.dead_ply_low) + " to " + std::to_string(*out.dead_ply_high) +
                  " (earlier positions undetermined)";
   }
+  // Whose flag fell is the record's (Termination and result), whatever rule gives the result.
   const auto flagged = flagged_side(g, stm);
+  out.flagged = flagged;
   if (fin.is_checkmate()) {
     set(winner_result(~stm), ResultRule::Checkmate,
         std::string(side_name(stm)) + " is checkmated on the board (FIDE 5.1.1)");
@@ -330,7 +340,6 @@ Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions&
                        (n - *out.dead_ply == 1 ? " more ply was" : " more plies were") + " played"
                  : ""));
   } else if (flagged) {
-    out.flagged = flagged;
     auto opp = an.can_mate(n, fin, *flagged);
     if (!opp) return opp.error();
     if (*opp == false) {
@@ -397,12 +406,15 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
   if (adj.dead_ply) {
     const std::string note = "{deadpos: dead position from here (FIDE 5.2.2): the game ended drawn}";
     const auto k = static_cast<std::size_t>(*adj.dead_ply);
-    if (k > 0 && k <= g.moves.size()) {
+    // The comment on the position after ply k: before the next move's number when it has one
+    // ("{...} 1. Kb1", not "1. {...} Kb1", which loses a FEN setup in pgn-extract), else after move k.
+    if (k < g.moves.size() && (k == 0 || !g.moves[k].number.empty())) {
+      const std::size_t at = g.moves[k].number_begin;
+      edits.push_back({at, at, note + " "});
+    } else if (k > 0 && k <= g.moves.size()) {
       edits.push_back({g.moves[k - 1].end, g.moves[k - 1].end, " " + note});
     } else if (k == 0) {
-      const std::size_t at = !g.moves.empty()          ? g.moves[0].begin
-                             : !g.result_token.empty() ? g.result_begin
-                                                       : g.text.size();
+      const std::size_t at = !g.result_token.empty() ? g.result_begin : g.text.size();
       edits.push_back({at, at, note + " "});
     }
   }
@@ -410,8 +422,10 @@ std::string corrected_pgn(const PgnGame& g, const Adjudication& adj) {
     const std::string& res = *adj.result;
     const std::string note = "{deadpos: recorded " + (adj.recorded ? *adj.recorded : std::string("no result")) +
                              ", the Laws give " + res + ": " + adj.reason + "}";
-    if (const PgnTag* t = g.tag("Result")) {
-      edits.push_back({t->value_begin, t->value_end, res, true});
+    if (g.tag("Result")) {
+      for (const PgnTag& t : g.tags) {  // every Result tag, a duplicate too
+        if (t.name == "Result") edits.push_back({t.value_begin, t.value_end, res, true});
+      }
     } else if (!g.tags.empty()) {
       edits.push_back({g.tags_end, g.tags_end, "\n[Result \"" + res + "\"]", true});
     }

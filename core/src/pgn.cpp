@@ -145,6 +145,7 @@ bool PgnReader::read_line() {
     if (line_.starts_with("\xEF\xBB\xBF")) {
       // The byte order mark is not part of the first game's text (nor of its first tag).
       line_.erase(0, 3);
+      bom_ = true;
     }
   }
   return true;
@@ -158,6 +159,8 @@ Result<std::optional<PgnGame>> PgnReader::next() {
   bool after_result = false;  // the main line's result token was read
   bool content = false;       // a tag, a move or a result: the text is a game
   bool discarding = false;    // the game outgrew kMaxGameBytes: its text is no longer kept
+  std::string number;         // the move number written since the last main-line move
+  std::size_t number_begin = 0;
   auto fail = [&](std::string why) {
     if (!g.syntax_error) g.syntax_error = std::move(why);
   };
@@ -278,6 +281,10 @@ Result<std::optional<PgnGame>> PgnReader::next() {
       while (k < tok.size() && tok[k] >= '0' && tok[k] <= '9') ++k;
       if (k > 0 && (k == tok.size() || tok[k] == '.')) {
         while (k < tok.size() && tok[k] == '.') ++k;
+        if (!after_result && number.empty()) {
+          number = std::string(tok.substr(0, k));
+          number_begin = base + tok_begin;
+        }
         tok.remove_prefix(k);
         if (tok.empty()) {
           if (after_result) {
@@ -305,7 +312,10 @@ Result<std::optional<PgnGame>> PgnReader::next() {
       }
       if (is_null_move(tok) && !g.first_null_move) g.first_null_move = g.moves.size();
       const std::size_t move_begin = base + (e - tok.size());
-      g.moves.push_back(PgnMove{std::string(tok), move_begin, move_begin + tok.size()});
+      if (number.empty()) number_begin = move_begin;
+      g.moves.push_back(
+          PgnMove{std::string(tok), move_begin, move_begin + tok.size(), std::move(number), number_begin});
+      number.clear();
       movetext = content = true;
     }
 

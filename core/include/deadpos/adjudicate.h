@@ -40,7 +40,9 @@ struct ReplayedGame {
 // FEN is unreadable), then each main-line move by parse_san (lenient: check marks, glyphs, "0-0",
 // "e.p."), or as UCI ("g1f3", "e7e8q") when it is not SAN. Unreadable: a syntax error of the
 // reader, a bad FEN, a null move, an illegal or ambiguous move (problem: "ply N (12... Nf3):
-// <why>"). Unsupported: a Variant tag other than Standard / From Position / normal (Chess960,
+// <why>", numbered by the replay; "ply 6 (3... e4, written '1. e4'): <why>" when the move number
+// written before the move differs). Unsupported: a Variant tag whose value (case, leading and trailing spaces and tabs
+// ignored) is not one of "", "standard", "from position", "normal", "chess" (Chess960,
 // crazyhouse, ...): such a game is never read as standard chess. Pure; thread-safe.
 ReplayedGame replay_game(const PgnGame& g);
 
@@ -78,7 +80,9 @@ struct Adjudication {
   // [dead_ply_low, dead_ply_high]; both are set whenever final_dead is true.
   std::optional<int> dead_ply;
   std::optional<int> dead_ply_low, dead_ply_high;
-  // Time forfeits: the flagged side and the FIDE 6.9 verdict on the final position.
+  // Time forfeits: the flagged side, from the record alone (flagged_side(): set whenever the tags
+  // say the game was lost on time, whatever rule then gives the result), and the FIDE 6.9 verdict
+  // on the final position (set when that rule gave the result).
   std::optional<Color> flagged;
   std::optional<FlagVerdict> flag;
   // The result the Laws give ("1-0", "0-1", "1/2-1/2"), or nullopt when undetermined or when the
@@ -98,10 +102,11 @@ struct Adjudication {
 Result<Adjudication> adjudicate_game(const Tablebase& tb, const AnalysisOptions& opt, const PgnGame& g,
                                      const ReplayedGame& r);
 
-// The game's text as read, with the result corrected when adj.changed (the Result tag's value,
+// The game's text as read, with the result corrected when adj.changed (every Result tag's value,
 // or a Result tag added after the last tag; the movetext's result token, or one added after the
-// last move) and comments "{deadpos: ...}": at the first dead ply (after its move; before the
-// first move for ply 0) and, when the result changed, before the result token. Everything else
+// last move) and comments "{deadpos: ...}": at the first dead ply (on the position after its
+// move: before the next move's number when one is written there - "{...} 2. Kf1", and "{...} 1. Kd4"
+// for ply 0 - else after the move) and, when the result changed, before the result token. Everything else
 // is kept byte for byte. Pure.
 std::string corrected_pgn(const PgnGame& g, const Adjudication& adj);
 

@@ -41,10 +41,15 @@ struct PgnTag {
 };
 
 // A main-line move token as written ("Nbd7", "e8=Q+", "O-O!?", "0-0"), with its byte range in
-// PgnGame::text.
+// PgnGame::text. number: the move number written before it since the previous main-line move
+// ("12." or "12...", the first one when several; glued ones as "12.Nf3" too), empty when none;
+// number_begin: its offset in text (== begin when number is empty), where a comment about the
+// position before this move belongs (PGN standard 8.2.5: a comment before the move number).
 struct PgnMove {
   std::string text;
   std::size_t begin = 0, end = 0;
+  std::string number;
+  std::size_t number_begin = 0;
 };
 
 struct PgnGame {
@@ -84,6 +89,9 @@ class PgnReader {
   // stream fails while reading (not at its end).
   Result<std::optional<PgnGame>> next();
 
+  // Whether the input began with a UTF-8 byte order mark (EF BB BF; not part of the first game's
+  // text); known once next() was called.
+  bool bom() const { return bom_; }
   // Bytes consumed so far (for progress reports).
   std::uint64_t bytes_read() const { return bytes_read_; }
 
@@ -108,6 +116,7 @@ class PgnReader {
   std::uint64_t games_ = 0;
   std::uint64_t bytes_read_ = 0;
   bool first_line_ = true;
+  bool bom_ = false;
 };
 
 }  // namespace deadpos
