@@ -5,12 +5,53 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <iostream>
 #include <memory>
+#include <new>
 
 #include "deadpos/notation.h"
 
 namespace deadpos::cli {
+
+namespace {
+
+// std::terminate's handler (guarded_main). Temporaries of an interrupted generate are removed by
+// the next run; written tables are never touched.
+[[noreturn]] void on_terminate() {
+  int code = kExitInternal;
+  const char* what = "deadpos: internal error: terminated\n";
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      code = exit_code(ErrorCode::OutOfMemory);
+      what = "deadpos: out of memory: out of memory\n";
+    } catch (...) {
+      what = "deadpos: internal error: uncaught exception\n";
+    }
+  }
+  std::fflush(stdout);  // the lines answered so far
+  std::fputs(what, stderr);
+  ::_exit(code);
+}
+
+}  // namespace
+
+int guarded_main(int (*run)(int, char**), int argc, char** argv) {
+  std::set_terminate(on_terminate);
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("deadpos: out of memory: out of memory\n", stderr);
+    return exit_code(ErrorCode::OutOfMemory);
+  } catch (const std::exception& e) {
+    std::fputs("deadpos: internal error: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
+    return kExitInternal;
+  }
+}
 
 int exit_code(ErrorCode c) {
   switch (c) {

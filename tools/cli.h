@@ -27,6 +27,13 @@ namespace deadpos::cli {
 // Exit codes besides the error categories (docs/cli.md).
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitUsage = 2;
+
+// The body of main() of the deadpos programs (deadpos, deadpos-serve): runs run(argc, argv) with
+// a std::terminate handler installed, so that anything thrown - also inside an OpenMP parallel
+// region, whose threads cannot pass an exception on, or through a noexcept function - leaves as
+// one line on standard error and its exit code: std::bad_alloc is out of memory (exit 9), anything
+// else an internal error (exit 1). The handlers allocate nothing.
+int guarded_main(int (*run)(int, char**), int argc, char** argv);
 // `adjudicate`: every file was read, but some game could not be (docs/cli.md, "deadpos adjudicate").
 inline constexpr int kExitGamesUnreadable = 12;
 

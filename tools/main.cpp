@@ -1,10 +1,7 @@
 // The `deadpos` command: registers the subcommands (tools/cmd_*.cpp), parses the arguments and runs
 // the one given. Every error leaves as one line and an exit code (docs/cli.md); nothing escapes as
 // an uncaught exception.
-#include <cstdio>
-#include <exception>
 #include <iostream>
-#include <new>
 #include <string_view>
 
 #include <unistd.h>
@@ -19,28 +16,6 @@
 #endif
 
 namespace {
-
-// std::terminate's handler: an exception that cannot be caught in main (thrown inside an OpenMP
-// parallel region, whose threads cannot pass it on, or through a noexcept function) still leaves
-// as one line and its exit code; std::bad_alloc is out of memory (exit 9). Temporaries of an
-// interrupted generate are removed by the next run; written tables are never touched.
-[[noreturn]] void on_terminate() {
-  int code = deadpos::cli::kExitInternal;
-  const char* what = "deadpos: internal error: terminated\n";
-  if (const std::exception_ptr e = std::current_exception()) {
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::bad_alloc&) {
-      code = deadpos::cli::exit_code(deadpos::ErrorCode::OutOfMemory);
-      what = "deadpos: out of memory: out of memory\n";
-    } catch (...) {
-      what = "deadpos: internal error: uncaught exception\n";
-    }
-  }
-  std::fflush(stdout);  // the lines answered so far
-  std::fputs(what, stderr);
-  ::_exit(code);
-}
 
 // "deadpos bogus": CLI11 would only say that a subcommand is required.
 bool unknown_subcommand(const CLI::App& app, int argc, char** argv) {
@@ -78,20 +53,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  // Anything thrown is a defect or an exhausted resource (std::bad_alloc outside the places that
-  // report OutOfMemory as a value, e.g. under `ulimit -v`): one line and its exit code, never an
-  // uncaught abort. The handlers allocate nothing.
-  std::set_terminate(on_terminate);
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::fputs("deadpos: out of memory: out of memory\n", stderr);
-    return deadpos::cli::exit_code(deadpos::ErrorCode::OutOfMemory);
-  } catch (const std::exception& e) {
-    std::fputs("deadpos: internal error: ", stderr);
-    std::fputs(e.what(), stderr);
-    std::fputs("\n", stderr);
-    return deadpos::cli::kExitInternal;
-  }
-}
+int main(int argc, char** argv) { return deadpos::cli::guarded_main(run, argc, argv); }

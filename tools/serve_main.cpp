@@ -1,10 +1,7 @@
 // The deadpos-serve program: `deadpos serve` (tools/cmd_serve_exec.cpp) runs it as
 // `deadpos-serve serve OPTIONS...`; the options and the server are tools/cmd_serve.cpp. Errors leave
 // as one line and an exit code of docs/cli.md, as in tools/main.cpp.
-#include <cstdio>
-#include <exception>
 #include <iostream>
-#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -33,16 +30,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    std::fputs("deadpos: out of memory: out of memory\n", stderr);
-    return deadpos::cli::exit_code(deadpos::ErrorCode::OutOfMemory);
-  } catch (const std::exception& e) {
-    std::fputs("deadpos: internal error: ", stderr);
-    std::fputs(e.what(), stderr);
-    std::fputs("\n", stderr);
-    return deadpos::cli::kExitInternal;
-  }
-}
+int main(int argc, char** argv) { return deadpos::cli::guarded_main(run, argc, argv); }
