@@ -26,16 +26,7 @@ TABLES = env("DEADPOS_TABLES")
 EXE = env("DEADPOS_EXE")
 
 
-def public_positions():
-    """(id, fen) of every line of examples/positions-public.tsv."""
-    out = []
-    with open(env("DEADPOS_PUBLIC_POSITIONS"), encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or line.startswith("id\t") or not line.strip():
-                continue
-            cols = line.rstrip("\n").split("\t")
-            out.append((cols[0], cols[1]))
-    return out
+from public_positions import public_positions  # noqa: E402,F401  (used by the tests)
 
 
 def command(fens, *options, tables=TABLES):

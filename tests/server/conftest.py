@@ -33,16 +33,7 @@ EXE = env("DEADPOS_EXE")
 sys.path.insert(0, env("DEADPOS_MOVECHECK"))
 
 
-def public_positions():
-    """(id, fen) of every line of examples/positions-public.tsv."""
-    out = []
-    with open(env("DEADPOS_PUBLIC_POSITIONS"), encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or line.startswith("id\t") or not line.strip():
-                continue
-            cols = line.rstrip("\n").split("\t")
-            out.append((cols[0], cols[1]))
-    return out
+from public_positions import public_positions  # noqa: E402,F401  (tests/python, on sys.path above)
 
 
 def probe(fens, *options, tables=TABLES, stdin=None):
