@@ -21,10 +21,13 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
 #include "deadpos/notation.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
+#include "deadpos/table_set.h"
 #include "deadpos/tablebase.h"
+#include "deadpos/verify.h"
 #include "support/random_position.h"
 
 using namespace deadpos;

@@ -10,8 +10,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
+#include "deadpos/table_set.h"
+#include "deadpos/verify.h"
 #include "support/tables_dir.h"
 
 namespace deadpos::test {

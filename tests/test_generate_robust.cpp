@@ -21,11 +21,14 @@
 
 #include <gtest/gtest.h>
 
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
 #include "deadpos/table.h"
+#include "deadpos/table_set.h"
 #include "deadpos/tablebase.h"
+#include "deadpos/verify.h"
 #include "table_util.h"
 
 namespace deadpos {

@@ -57,9 +57,12 @@
 #include <vector>
 
 #include "deadpos/bitboard.h"
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
+#include "deadpos/table_set.h"
+#include "deadpos/verify.h"
 #include "support/forward_search.h"
 #include "support/random_position.h"
 #include "table_util.h"

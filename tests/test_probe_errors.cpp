@@ -15,9 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/generate.h"
 #include "deadpos/index.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
 #include "deadpos/table.h"
+#include "deadpos/table_set.h"
+#include "deadpos/verify.h"
 #include "test_probe_util.h"
 
 namespace deadpos {

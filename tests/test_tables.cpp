@@ -30,9 +30,12 @@
 #include <nlohmann/json.hpp>
 
 #include "deadpos/bitboard.h"
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
+#include "deadpos/table_set.h"
+#include "deadpos/verify.h"
 #include "table_util.h"
 #include "test_util.h"
 #include "xxh64_file.h"

@@ -16,11 +16,14 @@
 
 #include "deadpos/adjudicate.h"
 #include "deadpos/analysis.h"
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
 #include "deadpos/position.h"
 #include "deadpos/result.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
+#include "deadpos/table_set.h"
 #include "deadpos/tablebase.h"
+#include "deadpos/verify.h"
 
 namespace deadpos::cli {
 

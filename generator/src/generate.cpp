@@ -12,7 +12,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "deadpos/generate.h"
 #include "deadpos/solver.h"
+#include "deadpos/stats.h"
 
 namespace deadpos {
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.h"
-#include "deadpos/solver.h"
+#include "deadpos/stats.h"
 #include "rows.h"
 
 namespace deadpos {

@@ -20,7 +20,8 @@
 #include <mutex>
 
 #include "common.h"
-#include "deadpos/solver.h"
+#include "deadpos/generate.h"
+#include "deadpos/verify.h"
 
 namespace deadpos {
 

@@ -1,0 +1,58 @@
+// In-memory tables of the generator: a table's four DTHM arrays, the set of tables by material,
+// and loading a table file whole (docs/format.md). Used by the solver, the verifier and the
+// statistics pass.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "deadpos/index.h"
+#include "deadpos/material.h"
+#include "deadpos/position.h"
+#include "deadpos/result.h"
+#include "deadpos/table.h"
+
+namespace deadpos {
+
+// A table held in memory: its index and the four DTHM arrays (see table.h for the order).
+struct LoadedTable {
+  TableIndex index;
+  std::array<std::vector<std::uint8_t>, kNumArrays> arrays;
+};
+
+// Tables by material, loaded from a directory on demand or added after generation.
+// require(), add() and retain_only() are not thread-safe; find() and value() are const and
+// thread-safe once the tables they need are present (call require() before a parallel section).
+class TableSet {
+ public:
+  explicit TableSet(std::string dir) : dir_(std::move(dir)) {}
+  // Loads (and checks: load_table) the table of a canonical material, if not already present.
+  // Errors: MissingTable (absent file), Io (unreadable or not a regular file), CorruptTable naming
+  // the file, OutOfMemory.
+  Status require(const Material& canonical);
+  void add(const Material& m, std::unique_ptr<LoadedTable> t);
+  // Drops every table except those in keep.
+  void retain_only(const std::vector<Material>& keep);
+  // Table of a canonical material, or nullptr.
+  const LoadedTable* find(const Material& canonical) const;
+  // Byte code of DTHM of `mated` in pos (no castling rights; an en passant right is ignored:
+  // callers handle it). pos's material may be in either orientation. Precondition: its table is
+  // present (require()).
+  std::uint8_t value(const Position& pos, Color mated) const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  std::vector<std::pair<Material, std::unique_ptr<LoadedTable>>> tables_;
+};
+
+// Loads the table of canonical material m from a file into memory (checks everything: header,
+// that the header names m, block checksums, file checksum, the header's per-array counts against
+// the arrays). Errors: MissingTable (no such file), Io, CorruptTable, OutOfMemory, naming the path.
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m);
+
+}  // namespace deadpos

@@ -1,0 +1,135 @@
+// TableSet and load_table (deadpos/table_set.h): the generator's in-memory tables.
+#include "deadpos/table_set.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace deadpos {
+
+Status TableSet::require(const Material& canonical) {
+  if (find(canonical)) return Ok{};
+  const std::string path = dir_ + "/" + table_file_name(canonical);
+  auto t = load_table(path, canonical);
+  if (!t) {
+    // The reader's category as it is: MissingTable only for an absent file, Io for one that cannot
+    // be read (a directory, a FIFO, no permission), CorruptTable for bad bytes.
+    if (t.error().code == ErrorCode::MissingTable) {
+      return make_error(ErrorCode::MissingTable, "table " + canonical.key() + " not found (" + t.error().message + ")");
+    }
+    return t.error();
+  }
+  add(canonical, std::move(*t));
+  return Ok{};
+}
+
+void TableSet::add(const Material& m, std::unique_ptr<LoadedTable> t) {
+  for (auto& [mm, tt] : tables_)
+    if (mm == m) {
+      tt = std::move(t);
+      return;
+    }
+  tables_.emplace_back(m, std::move(t));
+}
+
+void TableSet::retain_only(const std::vector<Material>& keep) {
+  std::erase_if(tables_, [&](const auto& e) { return std::find(keep.begin(), keep.end(), e.first) == keep.end(); });
+}
+
+const LoadedTable* TableSet::find(const Material& canonical) const {
+  for (const auto& [m, t] : tables_)
+    if (m == canonical) return t.get();
+  return nullptr;
+}
+
+std::uint8_t TableSet::value(const Position& pos, Color mated) const {
+  const Material m = Material::of(pos);
+  if (m.is_canonical()) {
+    const LoadedTable* t = find(m);
+    DEADPOS_CHECK(t != nullptr);
+    const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
+    return t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), mated))][i];
+  }
+  const Position sw = pos.color_swapped();
+  const LoadedTable* t = find(m.swapped());
+  DEADPOS_CHECK(t != nullptr);
+  const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
+  return t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), ~mated))][i];
+}
+
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m) {
+  auto f = TableFile::open(path, m);
+  if (!f) return f.error();
+  auto t = std::make_unique<LoadedTable>();
+  t->index = f->index();
+  // Blocks decompressed in parallel (read_block is thread-safe): loading the four 5-man
+  // subtables of a pawn table is 2 GB of zstd output.
+  const std::uint64_t n = t->index.size();
+  const std::uint64_t per_array = (n + kBlockEntries - 1) / kBlockEntries;
+  try {
+    for (auto& a : t->arrays) a.resize(n);
+  } catch (const std::bad_alloc&) {
+    return make_error(ErrorCode::OutOfMemory, path + ": cannot allocate " + std::to_string(n * 4) + " bytes");
+  }
+  std::vector<std::pair<std::uint64_t, Error>> errors;  // by block: report the first, as read_array
+#pragma omp parallel
+  {
+    std::vector<std::uint8_t> buf;
+#pragma omp for schedule(dynamic, 1)
+    for (std::uint64_t b = 0; b < per_array * kNumArrays; ++b) {
+      const std::uint64_t first = (b % per_array) * kBlockEntries;
+      const Status st = f->read_block(static_cast<std::uint32_t>(b), buf);
+      // The solver extends subtable values by 1 or 2 plies (a capture, or a double push and the en
+      // passant capture): a value within 2 of the format's limit cannot be extended. Real tables
+      // stay far below it; refusing such a file keeps a crafted one from aborting the solver.
+      const bool extendable = std::none_of(buf.begin(), buf.end(), [](std::uint8_t v) {
+        return v >= DthmCode::kMaxDthm - 1 && v <= DthmCode::kMaxDthm;
+      });
+      if (st && !extendable) {
+#pragma omp critical(load_table_errors)
+        errors.emplace_back(
+            b, make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " holds a DTHM of " +
+                                                       std::to_string(DthmCode::kMaxDthm - 1) +
+                                                       " plies or more, which the solver cannot extend"));
+      } else if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
+        std::memcpy(t->arrays[static_cast<std::size_t>(b / per_array)].data() + first, buf.data(), buf.size());
+      } else {
+#pragma omp critical(load_table_errors)
+        errors.emplace_back(
+            b, st ? make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " has the wrong size")
+                  : st.error());
+      }
+    }
+  }
+  if (!errors.empty()) {
+    return std::min_element(errors.begin(), errors.end(),
+                            [](const auto& x, const auto& y) { return x.first < y.first; })
+        ->second;
+  }
+  // The header's per-array counts (docs/format.md section 2) against the arrays: the reader's open
+  // checks only that they fit the layout.
+  for (int a = 0; a < kNumArrays; ++a) {
+    const std::uint8_t* v = t->arrays[static_cast<std::size_t>(a)].data();
+    std::uint64_t finite = 0;
+    std::uint64_t none = 0;
+#pragma omp parallel for schedule(static) reduction(+ : finite, none)
+    for (std::uint64_t i = 0; i < n; ++i) {
+      finite += v[i] <= DthmCode::kMaxDthm ? 1 : 0;
+      none += v[i] == DthmCode::kNone ? 1 : 0;
+    }
+    const ArraySummary& h = f->header().summary[static_cast<std::size_t>(a)];
+    if (h.finite != finite || h.none != none) {
+      return make_error(ErrorCode::CorruptTable,
+                        path + ": header field '" + (h.finite != finite ? "finite" : "none") + " entries of array " +
+                            std::to_string(a) + "' (offset " +
+                            std::to_string(72 + 16 * a + (h.finite != finite ? 0 : 8)) + ") says " +
+                            std::to_string(h.finite != finite ? h.finite : h.none) + ", the array holds " +
+                            std::to_string(h.finite != finite ? finite : none));
+    }
+  }
+  return t;
+}
+
+}  // namespace deadpos
