@@ -185,7 +185,7 @@ TEST(NonRegularTableFiles, GenerateRefusesAndKeepsThem) {
   GenerateOptions opt;
   opt.out_dir = dir.str();
   bool solved = false;
-  opt.progress = [&](const Progress& p) { solved = solved || p.phase == "solve"; };
+  opt.progress = [&](const Progress& p) { solved = solved || p.phase == Phase::Solve; };
   const auto r = without_hanging_on(fifo, [&] { return generate({test::material("KRvK")}, opt); });
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::Io) << r.error().message;
@@ -324,7 +324,7 @@ TEST(GenerateWritable, FailsBeforeSolving) {
   GenerateOptions opt;
   opt.out_dir = "/proc/self";
   bool solved = false;
-  opt.progress = [&](const Progress& p) { solved = solved || p.phase == "solve"; };
+  opt.progress = [&](const Progress& p) { solved = solved || p.phase == Phase::Solve; };
   const auto r = generate({test::material("KvK")}, opt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::Io) << r.error().message;

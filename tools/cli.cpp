@@ -199,7 +199,8 @@ int finish_output() {
 ProgressFn make_progress() {
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   struct State {
-    std::string key, phase;
+    std::string key;
+    Phase phase = Phase::Init;
     std::chrono::steady_clock::time_point start;
     int last_pct = -1;
     std::string done;  // non-tty: finished phases of the current table with their times
@@ -219,16 +220,18 @@ ProgressFn make_progress() {
       st->last_pct = pct;
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - st->start).count();
       const double eta = p.fraction > 0.01 ? el * (1.0 - p.fraction) / p.fraction : 0.0;
-      std::fprintf(stderr, "\r\033[K%s %s %3d%% ETA %.0fs", p.material.c_str(), p.phase.c_str(), pct, eta);
+      std::fprintf(stderr, "\r\033[K%s %s %3d%% ETA %.0fs", p.material.c_str(), std::string(to_string(p.phase)).c_str(),
+                   pct, eta);
       if (p.fraction >= 1.0) std::fprintf(stderr, "\n");
     } else if (p.fraction >= 1.0 && st->last_pct != 100) {
       // One line per table for logs: the phases' times, printed when the last phase ends.
       st->last_pct = 100;
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - st->start).count();
       char part[64];
-      std::snprintf(part, sizeof part, "%s%s %.1f s", st->done.empty() ? "" : ", ", p.phase.c_str(), el);
+      std::snprintf(part, sizeof part, "%s%s %.1f s", st->done.empty() ? "" : ", ",
+                    std::string(to_string(p.phase)).c_str(), el);
       st->done += part;
-      if (p.phase == "write" || p.phase == "verify") {
+      if (p.phase == Phase::Write || p.phase == Phase::Verify) {
         std::fprintf(stderr, "%s: %s\n", p.material.c_str(), st->done.c_str());
         st->done.clear();
       }

@@ -187,7 +187,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     auto solved = solve(m, set, opt.progress);
     if (!solved) return solved.error();
     TableStats stats = compute_stats(*solved, opt.progress);
-    if (opt.progress) opt.progress(Progress{m.key(), "write", 0.0});
+    if (opt.progress) opt.progress(Progress{m.key(), Phase::Write, 0.0});
     // The statistics first: a killed run may leave a .json without its table (rebuilt next
     // time), never a table without its .json. "seconds" therefore ends before the table write.
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -196,7 +196,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
       return st.error();
     }
     if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();
-    if (opt.progress) opt.progress(Progress{m.key(), "write", 1.0});
+    if (opt.progress) opt.progress(Progress{m.key(), Phase::Write, 1.0});
     if (opt.on_table_written) opt.on_table_written(stats);
     res.built.push_back(std::move(stats));
     // Keep the fresh table in memory: the next materials often need it.

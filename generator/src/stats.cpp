@@ -181,7 +181,7 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
       both.add(tally[(classes - 1) ^ c]);
       out.bishop_classes[c].side[static_cast<std::size_t>(to_index(stm))] = side_stats(both, stm, 2);
     }
-    if (progress) progress(Progress{out.material, "stats", stm == Color::White ? 0.5 : 1.0});
+    if (progress) progress(Progress{out.material, Phase::Stats, stm == Color::White ? 0.5 : 1.0});
   }
   return out;
 }

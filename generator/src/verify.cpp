@@ -145,10 +145,10 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
       }
       const std::uint64_t d = done.fetch_add(1, std::memory_order_relaxed) + 1;
       if (progress && omp_get_thread_num() == 0 && (d & 63) == 0)
-        progress(Progress{key, "verify", static_cast<double>(d) / static_cast<double>(2 * chunks)});
+        progress(Progress{key, Phase::Verify, static_cast<double>(d) / static_cast<double>(2 * chunks)});
     }
   }
-  if (progress) progress(Progress{key, "verify", 1.0});
+  if (progress) progress(Progress{key, Phase::Verify, 1.0});
   res.checked = checked;
   res.mismatches = mismatches;
   return res;
