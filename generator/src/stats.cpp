@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.h"
+#include "deadpos/dthm.h"
 #include "deadpos/stats.h"
 #include "rows.h"
 
@@ -21,20 +22,17 @@ namespace deadpos {
 
 namespace {
 
-// Weighted counts for one side to move and one bishop-colour key: by byte value for each target
-// (weights are raw positions, multiplicity()), plus the dead entries (neither finite) and the
+// Weighted counts for one side to move and one bishop-colour key: by byte code for each target
+// (by_code[x][code]: weights are raw positions, multiplicity()), plus the dead entries (neither finite) and the
 // stalemates among them (only dead entries can be stalemates). SideStats are derived from these
 // at the end, so the pass only reads two bytes and adds per entry.
 struct Tally {
-  std::array<std::uint64_t, 256> by_white{};
-  std::array<std::uint64_t, 256> by_black{};
+  ByColor<std::array<std::uint64_t, 256>> by_code{};
   std::uint64_t dead = 0;
   std::uint64_t stalemates = 0;
   void add(const Tally& o) {
-    for (std::size_t v = 0; v < 256; ++v) {
-      by_white[v] += o.by_white[v];
-      by_black[v] += o.by_black[v];
-    }
+    for (Color x : {Color::White, Color::Black})
+      for (std::size_t v = 0; v < 256; ++v) by_code[x][v] += o.by_code[x][v];
     dead += o.dead;
     stalemates += o.stalemates;
   }
@@ -46,18 +44,20 @@ SideStats side_stats(const Tally& t, Color stm, std::uint64_t den) {
   SideStats s;
   for (std::size_t v = 0; v < 256; ++v) {
     if (v == DthmCode::kInvalid) continue;
-    s.positions += t.by_white[v] / den;
+    s.positions += t.by_code[Color::White][v] / den;
   }
-  s.checkmates = (stm == Color::White ? t.by_white[0] : t.by_black[0]) / den;
+  s.checkmates = t.by_code[stm][Dthm::in_plies(0).code()] / den;
   s.stalemates = t.stalemates / den;
   s.dead = t.dead / den;
   for (Color x : {Color::White, Color::Black}) {
-    const auto& h = x == Color::White ? t.by_white : t.by_black;
+    const auto& h = t.by_code[x];
     std::uint64_t finite = 0;
-    for (int v = 0; v <= DthmCode::kMaxDthm; ++v) {
+    for (int v = 0; v < 256; ++v) {
+      const Dthm d = Dthm::from_code(static_cast<std::uint8_t>(v));
+      if (d.is_none()) continue;
       const std::uint64_t c = h[static_cast<std::size_t>(v)] / den;
       finite += c;
-      if (c) s.max_dthm[x] = v;
+      if (c) s.max_dthm[x] = d.plies();
     }
     if (s.max_dthm[x] >= 0) {
       s.histogram[x].assign(h.begin(), h.begin() + s.max_dthm[x] + 1);
@@ -105,8 +105,7 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
       // bytes do not serialise on one counter (the weighted per-entry tally took 0.75 s of CPU on
       // KRBvKR).
       struct Counts {
-        std::array<std::array<std::uint64_t, 256>, 4> by_white{};
-        std::array<std::array<std::uint64_t, 256>, 4> by_black{};
+        ByColor<std::array<std::array<std::uint64_t, 256>, 4>> by_code{};
       };
       std::vector<Counts> counts(keys);
       const std::uint64_t weight = idx.has_pawns() ? 2 : 8;
@@ -134,8 +133,8 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
             const std::size_t kk =
                 key | (last_bishop_bit && is_light_square(square_at(k + base)) ? last_bishop_bit : 0);
             Counts& cn = counts[kk];
-            cn.by_white[static_cast<std::size_t>(k & 3)][vw]++;
-            cn.by_black[static_cast<std::size_t>(k & 3)][vb]++;
+            cn.by_code[Color::White][static_cast<std::size_t>(k & 3)][vw]++;
+            cn.by_code[Color::Black][static_cast<std::size_t>(k & 3)][vb]++;
             if (vw == DthmCode::kNone && vb == DthmCode::kNone) {
               sq[static_cast<std::size_t>(geo.last())] = square_at(k + base);
               Tally& tl = local[kk];
@@ -154,8 +153,8 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
           const std::uint64_t w = per_entry ? static_cast<std::uint64_t>(idx.multiplicity(sq)) : weight;
           const std::size_t kk = key | (last_bishop_bit && is_light_square(square_at(k + base)) ? last_bishop_bit : 0);
           Tally& tl = local[kk];
-          tl.by_white[vw] += w;
-          tl.by_black[vb] += w;
+          tl.by_code[Color::White][vw] += w;
+          tl.by_code[Color::Black][vb] += w;
           if (vw == DthmCode::kNone && vb == DthmCode::kNone) {
             tl.dead += w;
             const Position pos = internal::position_of(idx, sq, stm);
@@ -166,8 +165,7 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
       for (std::size_t k = 0; k < keys; ++k)
         for (std::size_t c = 0; c < 4; ++c)
           for (std::size_t v = 0; v < 256; ++v) {
-            local[k].by_white[v] += counts[k].by_white[c][v] * weight;
-            local[k].by_black[v] += counts[k].by_black[c][v] * weight;
+            for (Color x : {Color::White, Color::Black}) local[k].by_code[x][v] += counts[k].by_code[x][c][v] * weight;
           }
       std::lock_guard lock(mu);
       for (std::size_t k = 0; k < keys; ++k) tally[k].add(local[k]);
