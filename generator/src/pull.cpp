@@ -48,36 +48,40 @@ ByColor<std::uint64_t> PullSlot::source(int pslot, TableIndex::Squares& a) const
   return m;
 }
 
-void PullSlot::pull_image(int pslot, int g, bool mirrored, TableIndex::Squares& a, Bitboard keep) {
+void PullSlot::pull_image(int pslot, int g, bool mirrored, TableIndex::Squares& a, Bitboard keep,
+                          ByColor<std::uint64_t>& cand) const {
   const ByColor<std::uint64_t> m = source(pslot, a);
   for (Color x : {Color::White, Color::Black})
-    cand_[x] |= symmetry_preimage(g, mirrored ? mirror_diagonal(m[x]) : m[x]) & keep;
+    cand[x] |= symmetry_preimage(g, mirrored ? mirror_diagonal(m[x]) : m[x]) & keep;
 }
 
-void PullSlot::pull_p(int pslot, int g, const TableIndex::Squares& ts, bool pdiag, Bitboard keep) {
+void PullSlot::pull_p(int pslot, int g, const TableIndex::Squares& ts, bool pdiag, Bitboard keep,
+                      ByColor<std::uint64_t>& cand) const {
   TableIndex::Squares a = ts;
   for (int j = 2; j < last_; ++j) a[static_cast<std::size_t>(j)] = apply_symmetry(g, ts[static_cast<std::size_t>(j)]);
-  pull_image(pslot, g, false, a, keep);
+  pull_image(pslot, g, false, a, keep, cand);
   if (!pdiag) return;
   for (int j = 2; j < last_; ++j)
     a[static_cast<std::size_t>(j)] = flip_diagonal(apply_symmetry(g, ts[static_cast<std::size_t>(j)]));
-  pull_image(pslot, g, true, a, keep);
+  pull_image(pslot, g, true, a, keep, cand);
 }
 
-void PullSlot::pull_move(std::uint64_t row, const TableIndex::Squares& sq, int j, Square t, Bitboard keep) {
+void PullSlot::pull_move(std::uint64_t row, const TableIndex::Squares& sq, int j, Square t, Bitboard keep,
+                         ByColor<std::uint64_t>& cand) const {
   if (!diag_ && !geo_.in_rest_group(j) && !(pair_ && j == static_cast<int>(ta_))) {
     const std::uint64_t src =
         row + static_cast<std::uint64_t>(to_index(t) - to_index(sq[static_cast<std::size_t>(j)])) * geo_.row_stride(j);
-    cand_[Color::White] |= f_[2 * src] & keep;
-    cand_[Color::Black] |= f_[2 * src + 1] & keep;
+    cand[Color::White] |= f_[2 * src] & keep;
+    cand[Color::Black] |= f_[2 * src + 1] & keep;
     return;
   }
   TableIndex::Squares ts = sq;
   ts[static_cast<std::size_t>(j)] = t;
-  pull_p(slot_, 0, ts, diag_, keep);
+  pull_p(slot_, 0, ts, diag_, keep, cand);
 }
 
-void PullSlot::pull_last(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest) {
+void PullSlot::pull_last(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest,
+                         ByColor<std::uint64_t>& cand) const {
   // Piece moves are symmetric (f reaches t iff t reaches f with the same other men), so the
   // sources' bits (P with the last man moved to t, canonical: both images on the diagonal, the
   // twins in either order) are dilated by the moves.
@@ -103,18 +107,19 @@ void PullSlot::pull_last(std::uint64_t row, const TableIndex::Squares& sq, Bitbo
       const std::uint64_t m = fm[x];
       Bitboard r = mover_ == Color::White ? m >> 8 : m << 8;
       if (doubles) r |= (mover_ == Color::White ? (m & rank4_) >> 16 : (m & rank4_) << 16) & mid_free;
-      cand_[x] |= r & ok;
+      cand[x] |= r & ok;
     }
   } else {
     for (Color x : {Color::White, Color::Black}) {
       Bitboard r = 0;
       for (std::uint64_t m = fm[x]; m;) r |= attacks_of(last_type_, pop_lsb(m), occ_rest);
-      cand_[x] |= r & ~occ_rest;
+      cand[x] |= r & ~occ_rest;
     }
   }
 }
 
-void PullSlot::pull_row(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest) {
+void PullSlot::pull_row(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest,
+                        const ByColor<std::uint64_t>& open, ByColor<std::uint64_t>& cand) const {
   // Candidates, move by move; stops once every open entry is one (in the middle levels most rows
   // are covered by the first men's moves).
   const std::uint64_t rps = geo_.rows_per_slot();
@@ -123,13 +128,13 @@ void PullSlot::pull_row(std::uint64_t row, const TableIndex::Squares& sq, Bitboa
     if (occ_rest & square_bb(km.t)) continue;
     if (km.kp.g == 0 && !km.kp.diag) {
       const std::uint64_t src = static_cast<std::uint64_t>(km.kp.slot) * rps + (row - first_);
-      cand_[Color::White] |= f_[2 * src];
-      cand_[Color::Black] |= f_[2 * src + 1];
+      cand[Color::White] |= f_[2 * src];
+      cand[Color::Black] |= f_[2 * src + 1];
     } else {
-      pull_p(km.kp.slot, km.kp.g, sq, km.kp.diag, ~Bitboard{0});
+      pull_p(km.kp.slot, km.kp.g, sq, km.kp.diag, ~Bitboard{0}, cand);
     }
   }
-  if (covered()) return;
+  if (covered(cand, open)) return;
   for (int j = 2; j < last_; ++j) {
     const Piece p = geo_.piece(j);
     if (color_of(p) != mover_) continue;
@@ -139,20 +144,20 @@ void PullSlot::pull_row(std::uint64_t row, const TableIndex::Squares& sq, Bitboa
     if (pt == PieceType::Pawn) {
       const Square t = square_at(to_index(fs) + up_);
       if ((occ_rest | promo_rank_) & square_bb(t)) continue;
-      pull_move(row, sq, j, t, ~Bitboard{0});
+      pull_move(row, sq, j, t, ~Bitboard{0}, cand);
       if ((square_bb(fs) & rank2_) && !l_.pushed(Edge{p, true, diag_, diag_, false})) {
         const Square t2 = square_at(to_index(t) + up_);
-        if (!(occ_rest & square_bb(t2))) pull_move(row, sq, j, t2, ~square_bb(t));
+        if (!(occ_rest & square_bb(t2))) pull_move(row, sq, j, t2, ~square_bb(t), cand);
       }
       continue;
     }
     for (Bitboard targets = attacks_of(pt, fs, occ_rest) & ~occ_rest; targets;) {
       const Square t = pop_lsb(targets);
-      pull_move(row, sq, j, t, ~between(fs, t));
+      pull_move(row, sq, j, t, ~between(fs, t), cand);
     }
-    if (covered()) return;
+    if (covered(cand, open)) return;
   }
-  if (last_mine_ && !l_.pushed(Edge{geo_.piece(last_), false, diag_, diag_, false})) pull_last(row, sq, occ_rest);
+  if (last_mine_ && !l_.pushed(Edge{geo_.piece(last_), false, diag_, diag_, false})) pull_last(row, sq, occ_rest, cand);
 }
 
 PullCount PullSlot::run() {
@@ -176,18 +181,19 @@ PullCount PullSlot::run() {
     const TableIndex::Squares& sq = cur.squares();
     const std::uint64_t off = row * static_cast<std::uint64_t>(len);
     ByColor<std::uint64_t> eq{};
+    ByColor<std::uint64_t> open{};
     for (Color x : {Color::White, Color::Black}) {
       std::uint64_t e;
       std::uint64_t o;
       row_masks(l_.q[x] + off, len, next, e, o);
       eq[x] = e << base;
-      open_[x] = l_.f->any[x] ? o << base : 0;
+      open[x] = l_.f->any[x] ? o << base : 0;
     }
-    if (open_[Color::White] | open_[Color::Black]) {
-      cand_ = {};
-      pull_row(row, sq, occ_rest);
+    if (open[Color::White] | open[Color::Black]) {
+      ByColor<std::uint64_t> cand{};
+      pull_row(row, sq, occ_rest, open, cand);
       for (Color x : {Color::White, Color::Black}) {
-        const std::uint64_t upd = cand_[x] & open_[x];
+        const std::uint64_t upd = cand[x] & open[x];
         std::uint8_t* q = l_.q[x] + off;
         for (std::uint64_t u = upd >> base; u; u &= u - 1) {
           const int k = std::countr_zero(u);

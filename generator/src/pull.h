@@ -43,11 +43,13 @@ class PullSlot {
     Square t;
     KingPair kp;
   };
-  // Candidates of the current row (cand_): bits of Q's entries with an edge into the frontier.
-  void pull_row(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest);
-  bool covered() const {
-    return (cand_[Color::White] & open_[Color::White]) == open_[Color::White] &&
-           (cand_[Color::Black] & open_[Color::Black]) == open_[Color::Black];
+  // Candidates of a row (cand, a local of run(): kept in registers): bits of Q's entries with an
+  // edge into the frontier; open: the row's open entries.
+  void pull_row(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest, const ByColor<std::uint64_t>& open,
+                ByColor<std::uint64_t>& cand) const;
+  static bool covered(const ByColor<std::uint64_t>& cand, const ByColor<std::uint64_t>& open) {
+    return (cand[Color::White] & open[Color::White]) == open[Color::White] &&
+           (cand[Color::Black] & open[Color::Black]) == open[Color::Black];
   }
   // The frontier masks of P's canonical row for the placement a (slots < last, king pair of
   // slot pslot; rest groups sorted here), the twins in either order.
@@ -55,14 +57,18 @@ class PullSlot {
   // P's image with squares a, seen from Q's frame through g (bit l of Q is bit g(l) of the
   // image); keep: Q's entries the move allows. With `mirrored`, the image is the mirror in the
   // diagonal of g's image.
-  void pull_image(int pslot, int g, bool mirrored, TableIndex::Squares& a, Bitboard keep);
+  void pull_image(int pslot, int g, bool mirrored, TableIndex::Squares& a, Bitboard keep,
+                  ByColor<std::uint64_t>& cand) const;
   // Both images of P when its kings are on the diagonal (pdiag), else the one.
-  void pull_p(int pslot, int g, const TableIndex::Squares& ts, bool pdiag, Bitboard keep);
+  void pull_p(int pslot, int g, const TableIndex::Squares& ts, bool pdiag, Bitboard keep,
+              ByColor<std::uint64_t>& cand) const;
   // Man j (2 <= j < last) of Q moves to t: the row changes, the bit does not (keep: the last man
   // must not stand on the path).
-  void pull_move(std::uint64_t row, const TableIndex::Squares& sq, int j, Square t, Bitboard keep);
+  void pull_move(std::uint64_t row, const TableIndex::Squares& sq, int j, Square t, Bitboard keep,
+                 ByColor<std::uint64_t>& cand) const;
   // The last man moves: the row stays, the bit moves.
-  void pull_last(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest);
+  void pull_last(std::uint64_t row, const TableIndex::Squares& sq, Bitboard occ_rest,
+                 ByColor<std::uint64_t>& cand) const;
 
   const Level& l_;
   const RowGeometry& geo_;
@@ -81,8 +87,6 @@ class PullSlot {
   Bitboard rank2_, rank4_, promo_rank_;
   std::array<KingMove, 8> kmoves_{};
   int nk_ = 0;
-  ByColor<std::uint64_t> cand_{};
-  ByColor<std::uint64_t> open_{};
 };
 
 }  // namespace deadpos::internal
