@@ -24,7 +24,10 @@ built=$(date +%s)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$bdir/tools/deadpos" generate --max-men 4 --threads 1 --out "$work/t" >/dev/null
+if ! "$bdir/tools/deadpos" generate --max-men 4 --threads 1 --out "$work/t" >/dev/null 2>"$work/log"; then
+  tail -5 "$work/log" >&2
+  exit 1
+fi
 generated=$(date +%s)
 
 if command -v xxhsum >/dev/null 2>&1; then
