@@ -53,9 +53,9 @@ struct ChecksumFinding {
   };
   std::string file;  // the name in the directory (for Extra: as listed by the directory)
   Kind kind = Kind::Ok;
-  std::size_t line = 0;  // the list's line (0 for Extra)
-  Sha256 expected{};     // the list's digest (not for Extra)
-  Sha256 actual{};       // Ok, Differs
+  std::size_t line = 0;        // the list's line (0 for Extra)
+  Sha256 expected{};           // the list's digest (not for Extra)
+  Sha256 actual{};             // Ok, Differs
   std::optional<Error> error;  // Unreadable: Io
 };
 
@@ -65,10 +65,10 @@ struct ChecksumProgress {
 };
 
 struct CheckChecksumsOptions {
-  std::string list_path;  // the checksum list (parse_checksum_list)
-  std::string dir;        // the table directory
-  std::function<void(const ChecksumProgress&)> progress;   // may be empty
-  std::function<void(const ChecksumFinding&)> on_file;     // once per finding, in order; may be empty
+  std::string list_path;                                  // the checksum list (parse_checksum_list)
+  std::string dir;                                        // the table directory
+  std::function<void(const ChecksumProgress&)> progress;  // may be empty
+  std::function<void(const ChecksumFinding&)> on_file;    // once per finding, in order; may be empty
 };
 
 struct ChecksumReport {
