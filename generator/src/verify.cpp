@@ -147,6 +147,16 @@ class Verifier {
         slot_of_[static_cast<std::size_t>(to_index(w) * 64 + to_index(b))] = static_cast<std::int16_t>(k);
       }
     }
+    const auto size = static_cast<std::int64_t>(idx_.size());
+    for (Color stm : {Color::White, Color::Black}) {
+      auto& own = own_[static_cast<std::size_t>(to_index(stm))];
+      own.resize(static_cast<std::size_t>(size));
+      const std::uint8_t* w = t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))].data();
+      const std::uint8_t* bl = t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))].data();
+#pragma omp parallel for schedule(static)
+      for (std::int64_t i = 0; i < size; ++i)
+        own[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(w[i] | (bl[i] << 8));
+    }
     // Successor tables of every capture (slot c) and promotion (slot p to piece q).
     targets_.resize(static_cast<std::size_t>((n_ + 1) * (n_ + 1) * 5));
     for (int c = -1; c < n_; ++c)
@@ -172,6 +182,11 @@ class Verifier {
     const Target& t = targets_[target_key(c, p, q)];
     DEADPOS_CHECK(t.table != nullptr);  // precondition of verify(): every subtable present
     return t;
+  }
+  // This table's values with side to move stm at i (from the interleaved copy).
+  Values own_values(std::uint64_t i, Color stm) const {
+    const std::uint16_t v = own_[static_cast<std::size_t>(to_index(stm))][i];
+    return Values{{v & 0xFF, v >> 8}};
   }
   Values values_in(const LoadedTable& t, std::uint64_t i, Color stm) const {
     return Values{{t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))][i],
@@ -201,6 +216,9 @@ class Verifier {
   std::array<std::pair<Square, Square>, 462> pairs_{};
   std::array<std::int16_t, 64 * 64> slot_of_{};
   std::vector<Target> targets_;
+  // own_[stm][i]: DTHM of White | DTHM of Black << 8 of this table: the successors' two values
+  // in one load (one cache line instead of two: about 1.3x faster on 5-man tables).
+  std::array<std::vector<std::uint16_t>, 2> own_;
 };
 
 Target Verifier::make_target(int c, int p, int q) const {
@@ -300,7 +318,7 @@ Values Verifier::after_move(Color us, std::uint64_t i, const Board& b, bool diag
       s[uj] = to;
       next = idx_.encode(s);
     }
-    return values_in(t_, next, them);
+    return own_values(next, them);
   }
   const Target& t = target(cap, q >= 0 ? j : -1, q);
   TableIndex::Squares s{};
@@ -325,30 +343,48 @@ Values Verifier::expected(Color us, std::uint64_t i, const Board& b, bool diagon
   const int n_them = count_[them];
   const auto& ours = slots_[us];
   const auto& theirs = slots_[them];
-  // Domain: the side not to move is not in check.
+  // Attacks of our men (the king's are not needed: the kings never touch).
+  std::array<Bitboard, kMaxTableMen> att{};
   for (int a = 1; a < n_us; ++a) {
     const auto u = static_cast<std::size_t>(ours[static_cast<std::size_t>(a)]);
-    if (attacks_of(pc_[u], b.sq[u], b.occ) & square_bb(their_king)) return kInvalidValues;
+    att[u] = attacks_of(pc_[u], b.sq[u], b.occ);
+    // Domain: the side not to move is not in check.
+    if (att[u] & square_bb(their_king)) return kInvalidValues;
   }
-  // Check and the lines along which a move of one of our men may uncover the king.
-  bool in_check = false;
+  // Their attacks through our king's square (where our king may not go), check, and the lines
+  // along which a move of one of our men may uncover the king.
+  std::array<Bitboard, kMaxTableMen> danger{};
+  Bitboard danger_all = 0;
   Bitboard pin_lines = 0;
   Bitboard their_pawns = 0;
-  for (int a = 1; a < n_them; ++a) {
+  const Bitboard occ_no_king = b.occ ^ square_bb(ksq);
+  for (int a = 0; a < n_them; ++a) {
     const auto u = static_cast<std::size_t>(theirs[static_cast<std::size_t>(a)]);
-    if (attacks_of(pc_[u], b.sq[u], b.occ) & square_bb(ksq)) in_check = true;
+    danger[u] = attacks_of(pc_[u], b.sq[u], occ_no_king);
+    danger_all |= danger[u];
     if (is_slider(pt_[u]) && (attacks_of(pc_[u], b.sq[u], 0) & square_bb(ksq))) pin_lines |= between_bb(ksq, b.sq[u]);
     if (pt_[u] == PieceType::Pawn) their_pawns |= square_bb(b.sq[u]);
   }
-  // Whether our king on `king` is attacked after the move (occupancy occ2, slot cap captured).
-  const auto attacked = [&](Square king, Bitboard occ2, int cap) {
-    for (int a = 0; a < n_them; ++a) {
+  const bool in_check = (danger_all & square_bb(ksq)) != 0;
+  // Whether our king is attacked after a move of another man (occupancy occ2, slot cap captured).
+  const auto attacked = [&](Bitboard occ2, int cap) {
+    for (int a = 1; a < n_them; ++a) {
       const int k = theirs[static_cast<std::size_t>(a)];
       if (k == cap) continue;
       const auto u = static_cast<std::size_t>(k);
-      if (attacks_of(pc_[u], b.sq[u], occ2) & square_bb(king)) return true;
+      if (attacks_of(pc_[u], b.sq[u], occ2) & square_bb(ksq)) return true;
     }
     return false;
+  };
+  // Whether our king may go to `to`, capturing slot cap (or -1): the occupancy after the move is
+  // occ_no_king either way (a capture leaves `to` occupied), so `danger` answers.
+  const auto king_safe = [&](Square to, int cap) {
+    if (cap < 0) return !(danger_all & square_bb(to));
+    for (int a = 0; a < n_them; ++a) {
+      const int k = theirs[static_cast<std::size_t>(a)];
+      if (k != cap && (danger[static_cast<std::size_t>(k)] & square_bb(to))) return false;
+    }
+    return true;
   };
   const auto slot_on = [&](Square s) {
     for (int a = 1; a < n_them; ++a) {
@@ -381,16 +417,18 @@ Values Verifier::expected(Color us, std::uint64_t i, const Board& b, bool diagon
         if (relative_rank(us, from) == 1 && !(b.occ & square_bb(square_at(to_index(one) + up))))
           targets |= square_bb(square_at(to_index(one) + up));
       }
+    } else if (pt == PieceType::King) {
+      targets = king_attacks(from) & ~b.by_color[us];
     } else {
-      targets = attacks_of(pc_[u], from, b.occ) & ~b.by_color[us];
+      targets = att[u] & ~b.by_color[us];
     }
     while (targets) {
       const Square to = pop_lsb(targets);
       const int cap = (b.by_color[them] & square_bb(to)) ? slot_on(to) : -1;
-      const Bitboard occ2 = (b.occ ^ square_bb(from)) | square_bb(to);
       if (pt == PieceType::King) {
-        if (attacked(to, occ2, cap)) continue;
-      } else if ((in_check || (pin_lines & square_bb(from))) && attacked(ksq, occ2, cap)) {
+        if (!king_safe(to, cap)) continue;
+      } else if ((in_check || (pin_lines & square_bb(from))) &&
+                 attacked((b.occ ^ square_bb(from)) | square_bb(to), cap)) {
         continue;
       }
       if (pt == PieceType::Pawn && relative_rank(us, to) == 7) {

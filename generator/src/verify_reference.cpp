@@ -87,7 +87,7 @@ struct Lookup {
 }  // namespace
 
 VerifyResult verify_reference(const LoadedTable& t, const TableSet& subtables, const ProgressFn& progress,
-                    std::size_t max_report) {
+                              std::size_t max_report) {
   VerifyResult res;
   const TableIndex& idx = t.index;
   const std::uint64_t n = idx.size();
