@@ -11,11 +11,13 @@ cd "$(dirname "$0")/.."
 # python3-dev, python3-pytest: the Python module and its tests. pgn-extract: the independent PGN
 # reader the adjudication tests compare against (installed as /usr/games/pgn-extract).
 # libcpp-httplib-dev: the HTTP server of `deadpos serve`; chromium: its page's browser test;
-# wrk: its load test (bench/serve_load.sh).
+# wrk: its load test (bench/serve_load.sh). nettle-dev: SHA-256 of `deadpos verify --checksums`
+# (generator/src/checksums.cpp; OpenSSL's libcrypto would not let deadpos start under cli.robustness's
+# ulimit -v).
 packages=(build-essential cmake ninja-build pkg-config git libomp-dev libzstd-dev libxxhash-dev
           libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev clang-format
           python3 python3-dev pybind11-dev python3-pytest pgn-extract
-          libcpp-httplib-dev chromium wrk)
+          libcpp-httplib-dev chromium wrk nettle-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

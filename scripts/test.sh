@@ -2,7 +2,10 @@
 # Set-up (scripts/setup.sh) and the whole test suite: Release build, warnings as errors, all ctest
 # cases, after the format check (scripts/format.sh --check); then each libFuzzer target for FUZZ_SECONDS (default 60, 0 skips; scripts/fuzz.sh, when
 # clang++ is installed) and the threading tests under ThreadSanitizer (build-tsan/).
-# SANITIZE=thread (the default) is that TSan stage; SANITIZE=1 also builds and runs the whole suite
+# Then the reproducibility stage (REPRO=1, the default; 0 skips it): scripts/check_reproducible.sh
+# builds deadpos alone at -O1 for generic x86-64 in build-repro/ and checks its <=4-man tables, made
+# with 1 thread, against tests/data/tables4.xxh64 (the Release suite checks its own, -O3 -march=native,
+# all cores). SANITIZE=thread (the default) is that TSan stage; SANITIZE=1 also builds and runs the whole suite
 # under ASan+UBSan (build-asan/); SANITIZE=0 skips both sanitizer builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +17,10 @@ scripts/setup.sh -DDEADPOS_WERROR=ON
 format_ok=1
 scripts/format.sh --check || format_ok=0
 ctest --test-dir build --output-on-failure -j"$(nproc)"
+
+if [ "${REPRO:-1}" != 0 ]; then
+  scripts/check_reproducible.sh build-repro
+fi
 
 if [ "$fuzz_seconds" != 0 ]; then
   if command -v clang++ >/dev/null; then

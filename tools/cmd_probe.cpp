@@ -21,7 +21,7 @@ struct Args {
   bool line = false;
   std::string flag;  // "", "white", "black", "stm"
   AnalysisOptions analysis;
-  std::int64_t cache_mb = 256;
+  std::int64_t cache_mb = -1;  // -1: not given, Tablebase::default_cache_bytes()
   std::int64_t budget_mb = 512;
   CLI::Option* epd_opt = nullptr;
 };
@@ -96,7 +96,7 @@ int run_probe(Args& a) {
   if (a.dirs.empty()) a.dirs.push_back("tables");
   a.analysis.budget.memory_bytes = static_cast<std::size_t>(a.budget_mb) << 20;
   Tablebase::Options topt;
-  topt.cache_bytes = static_cast<std::size_t>(a.cache_mb) << 20;
+  if (a.cache_mb >= 0) topt.cache_bytes = static_cast<std::size_t>(a.cache_mb) << 20;
   auto tb = Tablebase::open(a.dirs, topt);
   // Without tables every input still gets its line (the error), then the exit code says why.
   std::optional<Error> no_tables;
@@ -158,7 +158,8 @@ Subcommand add_probe(CLI::App& app) {
   cmd->add_option("--budget-mb", a->budget_mb,
                   "beyond the tables: MiB the search may store per side, 1..1048576 (default 512)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
-  cmd->add_option("--cache-mb", a->cache_mb, "decompressed-block cache limit in MiB, 0..1048576 (default 256)")
+  cmd->add_option("--cache-mb", a->cache_mb,
+                  "decompressed-block cache limit in MiB, 0..1048576 (default: 1/8 of the memory, 256..4096)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   return {cmd, [a] { return run_probe(*a); }};
 }

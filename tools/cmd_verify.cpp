@@ -1,4 +1,5 @@
 // deadpos verify [--tables DIR] [--threads T] [MATERIAL...]: re-derive every entry of tables.
+// deadpos verify --checksums FILE [--tables DIR]: check the files of DIR against a SHA-256 list.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "deadpos/checksums.h"
 
 namespace deadpos::cli {
 
@@ -55,6 +57,62 @@ void print_verdict(const TableVerdict& v, const std::string& dir) {
   std::fflush(stdout);  // one line per table as it is decided (a long run shows its progress)
 }
 
+void print_finding(const ChecksumFinding& f, const std::string& list) {
+  using Kind = ChecksumFinding::Kind;
+  const std::string name = one_line(f.file);  // an extra file's name may hold any byte
+  switch (f.kind) {
+    case Kind::Ok: std::printf("%s ok\n", name.c_str()); break;
+    case Kind::Differs:
+      std::printf("%s DIFFERS: sha256 %s, %s line %zu lists %s\n", name.c_str(), sha256_hex(f.actual).c_str(),
+                  one_line(list).c_str(), f.line, sha256_hex(f.expected).c_str());
+      break;
+    case Kind::Missing:
+      std::printf("%s MISSING: listed on %s line %zu, not in the directory\n", name.c_str(), one_line(list).c_str(),
+                  f.line);
+      break;
+    case Kind::Extra:
+      std::printf("%s EXTRA: in the directory, not in %s\n", name.c_str(), one_line(list).c_str());
+      break;
+    case Kind::Unreadable:
+      std::printf("%s UNREADABLE: %s: %s\n", name.c_str(), error_code_name(f.error->code),
+                  one_line(f.error->message).c_str());
+      break;
+  }
+  std::fflush(stdout);
+}
+
+// Exit 0 when every listed file matches and nothing is extra; 8 (verification failed) when files
+// differ, are missing or extra; 5 (I/O) when a listed file cannot be read (it takes precedence:
+// its contents are unknown). A bad list is 4 (invalid argument) or 5 (unreadable), before any file.
+int run_checksums(const std::string& dir, const std::string& list) {
+  CheckChecksumsOptions opt;
+  opt.dir = dir;
+  opt.list_path = list;
+  const ProgressFn progress = make_progress();
+  opt.progress = [&progress](const ChecksumProgress& p) {
+    if (!progress) return;
+    const double f = p.bytes_total ? static_cast<double>(p.bytes_done) / static_cast<double>(p.bytes_total) : 1.0;
+    progress(Progress{"checksums", Phase::Verify, f});
+  };
+  opt.on_file = [&list](const ChecksumFinding& f) { print_finding(f, list); };
+  auto r = check_checksums(opt);
+  if (!r) return report(r.error());
+  const ChecksumReport& rep = *r;
+  const std::size_t listed = rep.ok + rep.differs + rep.missing + rep.unreadable;
+  if (rep.all_match()) {
+    std::printf("checksums: %s of %s match\n", count_of(listed, "file", "files").c_str(), one_line(list).c_str());
+    return finish_output();
+  }
+  if (int rc = finish_output(); rc != 0) return rc;
+  const ChecksumFinding* first = nullptr;
+  for (const auto& f : rep.findings)
+    if (f.kind != ChecksumFinding::Kind::Ok && !first) first = &f;
+  const std::string msg = std::to_string(rep.differs) + " differ, " + std::to_string(rep.missing) + " missing, " +
+                          std::to_string(rep.extra) + " extra, " + std::to_string(rep.unreadable) + " unreadable, " +
+                          std::to_string(rep.ok) + " ok in " + dir + " against " + list + "; first: " + first->file;
+  return report(make_error(rep.unreadable ? ErrorCode::Io : ErrorCode::VerificationFailed, msg));
+}
+
 int run_verify(const std::string& dir, const std::vector<std::string>& keys, int threads) {
   if (threads > 0) omp_set_num_threads(threads);
   VerifyTablesOptions opt;
@@ -98,13 +156,22 @@ Subcommand add_verify(CLI::App& app) {
     std::vector<std::string> keys;
     std::string dir = "tables";
     int threads = 0;
+    std::string checksums;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("verify", "Re-derive every entry of tables from their successors");
-  cmd->add_option("materials", a->keys, "material keys (default: every table in --tables)");
+  CLI::Option* mats = cmd->add_option("materials", a->keys, "material keys (default: every table in --tables)");
   cmd->add_option("--tables", a->dir, "table directory (default: tables)")->check(kNonEmpty);
   cmd->add_option("--threads", a->threads, "OpenMP threads, 1..1024 (default: all cores)")->check(CLI::Range(1, 1024));
-  return {cmd, [a] { return run_verify(a->dir, a->keys, a->threads); }};
+  cmd->add_option("--checksums", a->checksums,
+                  "instead of re-deriving entries, check every file of --tables against this SHA-256 list "
+                  "(sha256sum -c format: '<64 hex>  <KEY>.dpt' per line): missing, extra, differing files")
+      ->check(kNonEmpty)
+      ->excludes(mats);
+  return {cmd, [a] {
+            if (!a->checksums.empty()) return run_checksums(a->dir, a->checksums);
+            return run_verify(a->dir, a->keys, a->threads);
+          }};
 }
 
 }  // namespace deadpos::cli

@@ -11,8 +11,13 @@
 // passant rule and the public methods.
 #include "deadpos/tablebase.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -78,7 +83,8 @@ struct Tablebase::Impl {
 
   mutable BlockCache cache;
 
-  explicit Impl(const Options& opt) : cache(opt.cache_bytes) {}
+  explicit Impl(std::size_t cache_bytes) : cache(cache_bytes), cache_limit(cache_bytes) {}
+  std::size_t cache_limit;
 
   static std::uint64_t code_of(const Material& m) {
     std::uint64_t c = 0;
@@ -221,8 +227,29 @@ Error listing_error(const std::string& dir, const std::error_code& ec) {
 }
 }  // namespace
 
+std::size_t Tablebase::default_cache_bytes() {
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  std::uint64_t mem = 0;
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) mem = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+  // A container's memory limit (cgroup v2), when it is lower: "max" or a number of bytes.
+  if (std::ifstream cg("/sys/fs/cgroup/memory.max"); cg) {
+    std::uint64_t limit = 0;
+    if (cg >> limit && limit > 0 && (mem == 0 || limit < mem)) mem = limit;
+  }
+  std::uint64_t bytes = std::clamp<std::uint64_t>(mem / 8, 256 * kMiB, 4096 * kMiB);
+  struct rlimit rl {};
+  if (::getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    bytes = std::min<std::uint64_t>(bytes, static_cast<std::uint64_t>(rl.rlim_cur) / 4);
+  }
+  return static_cast<std::size_t>(bytes);
+}
+
+std::size_t Tablebase::cache_bytes() const { return impl_->cache_limit; }
+
 Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options opt) {
-  auto impl = std::make_unique<Impl>(opt);
+  auto impl = std::make_unique<Impl>(opt.cache_bytes ? *opt.cache_bytes : default_cache_bytes());
   for (const std::string& dir : dirs) {
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec);

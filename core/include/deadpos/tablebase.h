@@ -61,11 +61,20 @@ FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color fl
 class Tablebase {
  public:
   struct Options {
-    // Decompressed-block cache limit, bytes. The cache has 16 shards of cache_bytes / 16 each,
-    // and a shard always keeps its latest block (256 KiB raw), so a limit under 4 MiB is exceeded
-    // by up to 16 blocks.
-    std::size_t cache_bytes = std::size_t{256} << 20;
+    // Decompressed-block cache limit, bytes; nullopt (the default): Tablebase::default_cache_bytes().
+    // The cache has 16 shards of cache_bytes / 16 each, and a shard always keeps its latest block
+    // (256 KiB raw), so a limit under 4 MiB is exceeded by up to 16 blocks. The cache grows
+    // lazily, a block at a time as probes read it: nothing is reserved up front, and it never holds
+    // more than the blocks actually read.
+    std::optional<std::size_t> cache_bytes;
   };
+
+  // The default block-cache limit, bytes, from the machine: an eighth of the memory available to
+  // the process (physical memory, or a lower cgroup v2 memory.max), at least 256 MiB and at most
+  // 4 GiB, and never more than a quarter of the address-space limit (RLIMIT_AS, `ulimit -v`)
+  // when one is set. 23 GiB of memory: 2.9 GiB; 7 GiB (a 2-core CI machine): 896 MiB. Reads
+  // sysconf and /sys/fs/cgroup/memory.max on each call; thread-safe.
+  static std::size_t default_cache_bytes();
 
   // Indexes the *.dpt files of the directories (later directories do not override earlier ones;
   // files whose name is not a canonical material key of at most kMaxTableMen men are skipped).
@@ -107,6 +116,9 @@ class Tablebase {
   // Both sides' questions for pos (analyze_side for White and for Black, each with its own budget),
   // plus checkmate/stalemate on the board. Errors: as analyze_side().
   Result<PositionAnalysis> analyze(const Position& pos, const AnalysisOptions& opt, bool want_lines) const;
+
+  // The block-cache limit in use, bytes (Options::cache_bytes or default_cache_bytes()).
+  std::size_t cache_bytes() const;
 
   // Largest number of men (kings included) among the tables found; 0 if none.
   int max_men() const;

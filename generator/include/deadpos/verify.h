@@ -28,8 +28,15 @@ struct VerifyResult {
   std::uint64_t mismatches = 0;
   std::vector<std::string> report;
 };
+// Reports are in index order (White to move first; per entry White's target first), and the
+// result is the same for any thread count.
 VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const ProgressFn& progress,
                     std::size_t max_report = 20);
+// The first verifier, one entry at a time through core/ Position (legal_moves, after): same
+// checks, same result fields and report lines, but about 10x slower and its reports in no fixed
+// order when it runs on several threads. Kept as the test oracle of verify().
+VerifyResult verify_reference(const LoadedTable& t, const TableSet& subtables, const ProgressFn& progress,
+                              std::size_t max_report = 20);
 
 // One table's outcome in verify_tables().
 struct TableVerdict {
