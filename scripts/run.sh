@@ -8,7 +8,9 @@
 #     first dead ply, flag-falls, wrong recorded results.
 # Positions beyond the tables (more men, or a table not built) are answered by the exact search of
 # docs/design.md, "Beyond the tables" (or said to be undetermined within its budget). DEADPOS_MAX_MEN=5
-# builds the 5-man tables too (47 minutes on 2 cores, 4.76 GB; examples/README.md).
+# builds the 5-man tables too (47 minutes on 2 cores, 4.76 GB; examples/README.md) and checks their
+# bytes against the published, verified SHA-256 list docs/checksums-5men.txt (docs/build.md,
+# "Reproducible tables").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -17,11 +19,16 @@ MEN=${DEADPOS_MAX_MEN:-4}
 
 echo "== generating helpmate tables up to $MEN men into tables/ =="
 $D generate --max-men "$MEN" --out tables 2>&1 | tail -n 1  # last line: "built N tables ..." or the error
+rc=0
+if [ "$MEN" = 5 ]; then
+  echo "== checking the table files against the published list docs/checksums-5men.txt =="
+  # Every file that is not ok is named, then the summary line.
+  $D verify --checksums docs/checksums-5men.txt --tables tables | grep -v " ok$" || rc=$?
+fi
 
 echo
 echo "== public disputes (examples/positions-public.tsv): verdicts and shortest helpmates =="
 # Column 2 of the TSV is the FEN; its expected verdicts are checked by the test suite.
-rc=0
 grep -v '^#' examples/positions-public.tsv | tail -n +2 | cut -f2 | $D probe --tables tables --line || rc=$?
 
 echo
