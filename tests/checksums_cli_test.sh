@@ -3,7 +3,8 @@
 # a list of a copy of the <=4-man tables is accepted; a changed byte, a missing file, an extra file,
 # an unreadable file and each kind of malformed line are reported exactly (the file and line named,
 # nothing else reported, the exit code of docs/cli.md's table).
-# Usage: checksums_cli_test.sh DEADPOS TABLE_DIR
+# Also checks the published list docs/checksums-5men.txt (section 8).
+# Usage: checksums_cli_test.sh DEADPOS TABLE_DIR   (DEADPOS_TABLES5=DIR: also the whole <=5-man set)
 set -u
 deadpos=$1
 tables=$2
@@ -137,6 +138,27 @@ run --checksums "$work/list" --tables "$work/nodir"
 [ $rc = 5 ] || fail "no directory: exit $rc: $(cat "$work/err")"
 run --checksums "$work/list" --tables "$work/t" KQvK
 [ $rc = 2 ] || fail "--checksums with a material: exit $rc, expected 2"
+
+# 8. the published list of the <=5-man set (docs/checksums-5men.txt): 146 names, KvK and the 145
+# tables of the Syzygy 3-4-5-man set (its published file count); deadpos reads it (an empty
+# directory: every name missing, no line refused); its <=4-man lines are the digests of the tables
+# this build just generated (the fixture), so the list is tied to the current generator; with
+# DEADPOS_TABLES5 set, the whole set is checked against it.
+published=$(cd "$(dirname "$0")/.." && pwd)/docs/checksums-5men.txt
+[ "$(wc -l <"$published")" = 146 ] || fail "published list: $(wc -l <"$published") lines, expected 146"
+grep -qx '[0-9a-f]\{64\}  KvK\.dpt' "$published" || fail "published list: no KvK line"
+mkdir "$work/empty"
+run --checksums "$published" --tables "$work/empty"
+{ [ $rc = 8 ] && [ "$(grep -c ' MISSING: ' "$work/out")" = 146 ]; } ||
+  fail "published list against an empty directory: exit $rc, $(grep -c ' MISSING: ' "$work/out") missing: $(head -2 "$work/err")"
+(cd "$tables" && sha256sum -- *.dpt) | LC_ALL=C sort >"$work/fresh4"
+grep -F -f <(sed 's/.*  //' "$work/fresh4") "$published" | LC_ALL=C sort >"$work/published4"
+diff "$work/published4" "$work/fresh4" >"$work/diff4" ||
+  fail "published list: its <=4-man digests differ from this build's tables: $(head -4 "$work/diff4")"
+if [ -n "${DEADPOS_TABLES5:-}" ]; then
+  run --checksums "$published" --tables "$DEADPOS_TABLES5"
+  [ $rc = 0 ] || fail "DEADPOS_TABLES5=$DEADPOS_TABLES5 against the published list: exit $rc: $(cat "$work/err")"
+fi
 
 if [ $failures -gt 0 ]; then
   echo "$failures failure(s)" >&2
