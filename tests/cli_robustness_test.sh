@@ -9,7 +9,10 @@
 #  9. a missing or empty table directory still gives one line per input;
 # 10. --line with a subtable absent that the line does not need: the line is given;
 # 13. a UTF-8 byte order mark before the first EPD line; --epd "" is a usage error (not stdin);
-#     --version; "1 dead position"; an unknown subcommand and empty --tables/--out are usage errors.
+#     --version; "1 dead position"; an unknown subcommand and empty --tables/--out are usage errors;
+# 14. a block cache limit larger than the memory left (--cache-mb 1048576 under ulimit -v): every
+#     position the tables cover is still answered from them, as without the limit (the cache is
+#     emptied when a block cannot be allocated), never "undetermined".
 set -u
 deadpos=$1
 tables=$2
@@ -150,6 +153,50 @@ for args in "probe --tables '' '$kvk'" "verify --tables ''" "generate --out '' K
   rc=$?
   [ $rc = 2 ] || fail "$args: exit $rc, expected 2 (usage): $(cat "$work/o13")"
 done
+
+# --- 14: a cache limit larger than the memory left ---------------------------------------------------
+# 3,000 placements of 4-man materials with pawns (their tables have the most blocks), from a fixed
+# linear congruential sequence; illegal ones are errors, the same in both runs.
+seed=12345
+: >"$work/in14"
+for i in $(seq 3000); do
+  board=()
+  for s in $(seq 0 63); do board[s]=1; done
+  placed=0
+  for p in K k P p; do
+    while :; do
+      seed=$(((seed * 1103515245 + 12345) % 2147483648))
+      s=$(((seed >> 8) % 64))
+      if [ "${board[s]}" = 1 ] && { [ "$p" != P ] && [ "$p" != p ] || { [ $s -ge 8 ] && [ $s -lt 56 ]; }; }; then
+        board[s]=$p
+        break
+      fi
+    done
+  done
+  fen=
+  for r in 7 6 5 4 3 2 1 0; do
+    e=0
+    for f in 0 1 2 3 4 5 6 7; do
+      c=${board[r * 8 + f]}
+      if [ "$c" = 1 ]; then e=$((e + 1)); else
+        [ $e -gt 0 ] && fen+=$e
+        e=0
+        fen+=$c
+      fi
+    done
+    [ $e -gt 0 ] && fen+=$e
+    [ $r -gt 0 ] && fen+=/
+  done
+  [ $((i % 2)) = 0 ] && echo "$fen w - - 0 1" >>"$work/in14" || echo "$fen b - - 0 1" >>"$work/in14"
+done
+"$deadpos" probe --tables "$tables" --epd "$work/in14" >"$work/o14a" 2>&1
+(
+  ulimit -v 20000
+  "$deadpos" probe --tables "$tables" --cache-mb 1048576 --epd "$work/in14" >"$work/o14b" 2>&1
+)
+diff -q "$work/o14a" "$work/o14b" >/dev/null ||
+  fail "--cache-mb 1048576 under ulimit -v 20000: answers differ from the unlimited run: $(diff "$work/o14a" "$work/o14b" | head -3)"
+grep -v '^summary: ' "$work/o14b" | grep -q 'undetermined' && fail "--cache-mb 1048576 under ulimit -v 20000: undetermined answers: $(grep -m1 undetermined "$work/o14b")"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2

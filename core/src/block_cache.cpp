@@ -1,6 +1,7 @@
 // Sharded LRU cache of decompressed table blocks (see block_cache.h).
 #include "block_cache.h"
 
+#include <new>
 #include <string>
 
 namespace deadpos::internal {
@@ -16,22 +17,59 @@ Result<std::uint8_t> BlockCache::entry(std::uint64_t key, const TableFile& f, st
       return data[off];
     }
   }
+  // A miss allocates a block. When memory runs short (ulimit -v, a cache limit larger than the
+  // memory left), the cache is emptied and the block read once more: the cache must never be the
+  // reason a position its tables cover goes unanswered. A second failure is OutOfMemory.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return insert(sh, key, f, b, off);
+    } catch (const std::bad_alloc&) {
+      if (attempt > 0) {
+        return make_error(ErrorCode::OutOfMemory, f.name() + ": out of memory reading block " + std::to_string(b) +
+                                                      " (the block cache was emptied and the read retried)");
+      }
+      clear();
+    }
+  }
+}
+
+Result<std::uint8_t> BlockCache::insert(Shard& sh, std::uint64_t key, const TableFile& f, std::uint32_t b,
+                                        std::uint32_t off) {
   auto data = std::make_shared<std::vector<std::uint8_t>>();
-  if (Status s = f.read_block(b, *data); !s) return s.error();
+  if (Status s = f.read_block(b, *data); !s) {
+    if (s.error().code == ErrorCode::OutOfMemory) throw std::bad_alloc();  // retried by entry()
+    return s.error();
+  }
   if (off >= data->size()) return corrupt_offset(f, b, off);
   const std::uint8_t v = (*data)[off];
   std::lock_guard lock(sh.mu);
   if (sh.where.count(key)) return v;  // raced with another thread: keep its copy
   const std::size_t cap = cache_bytes_ / kShards;
-  sh.bytes += data->size();
+  // The list node and the map entry are allocated before the block is counted, so that a
+  // bad_alloc leaves the shard as it was.
   sh.lru.emplace_front(key, std::move(data));
-  sh.where[key] = sh.lru.begin();
+  try {
+    sh.where[key] = sh.lru.begin();
+  } catch (...) {
+    sh.lru.pop_front();
+    throw;
+  }
+  sh.bytes += sh.lru.front().second->size();
   while (sh.bytes > cap && sh.lru.size() > 1) {
     sh.bytes -= sh.lru.back().second->size();
     sh.where.erase(sh.lru.back().first);
     sh.lru.pop_back();
   }
   return v;
+}
+
+void BlockCache::clear() {
+  for (Shard& sh : shards_) {
+    std::lock_guard lock(sh.mu);
+    sh.where.clear();
+    sh.lru.clear();
+    sh.bytes = 0;
+  }
 }
 
 Error BlockCache::corrupt_offset(const TableFile& f, std::uint32_t b, std::uint32_t off) {

@@ -32,7 +32,8 @@ class BlockCache {
 
   // Byte `off` of block b of f (decompressed and cached on a miss). key names the block uniquely
   // among every table sharing this cache. Errors: those of TableFile::read_block, and
-  // CorruptTable if the block has no entry off.
+  // CorruptTable if the block has no entry off, OutOfMemory when the block cannot be allocated
+  // even after the cache was emptied (never throws std::bad_alloc).
   Result<std::uint8_t> entry(std::uint64_t key, const TableFile& f, std::uint32_t b, std::uint32_t off);
 
  private:
@@ -44,6 +45,11 @@ class BlockCache {
     std::size_t bytes = 0;
   };
 
+  // The miss path of entry(): reads block b, caches it in sh. Throws std::bad_alloc (also for
+  // read_block's OutOfMemory) with the shard unchanged.
+  Result<std::uint8_t> insert(Shard& sh, std::uint64_t key, const TableFile& f, std::uint32_t b, std::uint32_t off);
+  // Drops every cached block (each shard under its lock).
+  void clear();
   static Error corrupt_offset(const TableFile& f, std::uint32_t b, std::uint32_t off);
 
   std::size_t cache_bytes_;
