@@ -87,10 +87,19 @@ run --checksums "$work/list" --tables "$work/t"
 # 5. a FIFO under a listed name: UNREADABLE (never opened for reading, no hang); exit 5.
 mv "$work/t/$victim" "$work/saved"
 mkfifo "$work/t/$victim"
+# A writer waiting on the FIFO must stay blocked: even a non-blocking open for reading would
+# release it.
+timeout 30 sh -c 'echo x >"$1"' sh "$work/t/$victim" 2>/dev/null &
+writer=$!
 timeout 20 "$deadpos" verify --checksums "$work/list" --tables "$work/t" >"$work/out" 2>"$work/err"
 rc=$?
 [ $rc = 5 ] || fail "FIFO: exit $rc, expected 5"
-[ "$(not_ok)" = "$victim UNREADABLE: I/O error: $work/t/$victim: not a regular file" ] || fail "FIFO: reported: $(not_ok)"
+[ "$(not_ok)" = "$victim UNREADABLE: I/O error: $work/t/$victim: is a FIFO, not a regular file" ] ||
+  fail "FIFO: reported: $(not_ok)"
+sleep 0.5
+kill -0 "$writer" 2>/dev/null || fail "FIFO: the writer waiting on it was released (the FIFO was opened)"
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
 rm "$work/t/$victim"
 mv "$work/saved" "$work/t/$victim"
 

@@ -105,8 +105,10 @@ int run_checksums(const std::string& dir, const std::string& list) {
   }
   if (int rc = finish_output(); rc != 0) return rc;
   const ChecksumFinding* first = nullptr;
+  // The first file of the category that gives the exit code: unreadable ones (exit 5) first.
   for (const auto& f : rep.findings)
-    if (f.kind != ChecksumFinding::Kind::Ok && !first) first = &f;
+    if (!first && (rep.unreadable ? f.kind == ChecksumFinding::Kind::Unreadable : f.kind != ChecksumFinding::Kind::Ok))
+      first = &f;
   const std::string msg = std::to_string(rep.differs) + " differ, " + std::to_string(rep.missing) + " missing, " +
                           std::to_string(rep.extra) + " extra, " + std::to_string(rep.unreadable) + " unreadable, " +
                           std::to_string(rep.ok) + " ok in " + dir + " against " + list + "; first: " + first->file;

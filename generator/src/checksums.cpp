@@ -1,6 +1,8 @@
 // Published checksums of table files (see deadpos/checksums.h).
 #include "deadpos/checksums.h"
 
+#include "deadpos/table.h"
+
 #include <fcntl.h>
 #include <nettle/sha2.h>
 #include <sys/stat.h>
@@ -36,6 +38,11 @@ struct Fd {
 };
 
 Result<std::uint64_t> open_regular(const std::string& path, Fd& out) {
+  // stat before open: a FIFO is never opened (even a non-blocking open would release a writer
+  // waiting on it), and the message names what the file is (core's check, as plain verify's).
+  auto regular = regular_file_exists(path);
+  if (!regular) return regular.error();
+  if (!*regular) return io_error(path, std::string("cannot open: ") + std::strerror(ENOENT));
   out.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (out.fd < 0) return io_error(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
