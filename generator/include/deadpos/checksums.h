@@ -38,8 +38,8 @@ struct ChecksumLine {
 // `sha256sum -b` writes it; hex digits of either case), every line ending with '\n' (the last
 // one may lack it). KEY must be a canonical material key (Material::parse, is_canonical); no path,
 // no comment, no blank line, no BSD-style line, no name twice (what sha256sum writes; sha256sum -c
-// tolerates more). list_name names the list in errors. Errors: InvalidArgument "<list_name>:<line>: <what is wrong>" for the first bad
-// line, or "<list_name>: no checksum line" for an empty list. Pure.
+// tolerates more). list_name names the list in errors. Errors: InvalidArgument "<list_name>:<line>: <what is wrong>"
+// for the first bad line, or "<list_name>: no checksum line" for an empty list. Pure.
 Result<std::vector<ChecksumLine>> parse_checksum_list(std::string_view text, const std::string& list_name);
 
 // One file's outcome in check_checksums().
