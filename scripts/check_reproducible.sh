@@ -7,8 +7,9 @@
 #
 #   scripts/check_reproducible.sh [BUILD_DIR [HASH_HELPER]]
 #
-# BUILD_DIR defaults to build-repro/. The XXH64 of each file comes from the xxhsum program when it
-# is installed, else from HASH_HELPER (default build/tests/deadpos_xxh64, the Release build's).
+# BUILD_DIR defaults to build-repro/; JOBS (default: all cores) is the build's parallelism. The
+# XXH64 of each file comes from the xxhsum program when it is installed, else from HASH_HELPER
+# (default build/tests/deadpos_xxh64, the Release build's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,7 +20,7 @@ list=$root/tests/data/tables4.xxh64
 start=$(date +%s)
 cmake -S . -B "$bdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DDEADPOS_NATIVE=OFF -DDEADPOS_BUILD_TESTS=OFF -DDEADPOS_BUILD_BENCH=OFF -DDEADPOS_BUILD_PYTHON=OFF >/dev/null
-cmake --build "$bdir" -j"$(nproc)" --target deadpos >/dev/null
+cmake --build "$bdir" -j"${JOBS:-$(nproc)}" --target deadpos >/dev/null
 built=$(date +%s)
 
 work=$(mktemp -d)
