@@ -20,6 +20,7 @@
 
 #include "common.h"
 #include "deadpos/verify.h"
+#include "en_passant_rule.h"
 
 namespace deadpos {
 
@@ -54,33 +55,7 @@ struct Lookup {
 
   // Values of the position reached by a move, honouring an en passant right it may carry.
   Values values_after(const Position& after) const {
-    if (after.en_passant()) {
-      const MoveList moves = after.legal_moves();
-      bool other_move = false;
-      bool any_ep = false;
-      Values best{{DthmCode::kUnknown, DthmCode::kUnknown}};
-      for (Move m : moves) {
-        if (m.kind() != Move::Kind::EnPassant) {
-          other_move = true;
-          continue;
-        }
-        any_ep = true;
-        const Values v = table_values(after.after(m));
-        for (Color x : {Color::White, Color::Black})
-          if (v[x] <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v[x] + 1);
-      }
-      if (any_ep) {
-        if (other_move) {
-          const Values v = table_values(after);  // same placement, no en passant right
-          for (Color x : {Color::White, Color::Black})
-            if (v[x] <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v[x]);
-        }
-        for (Color x : {Color::White, Color::Black})
-          if (best[x] == DthmCode::kUnknown) best[x] = DthmCode::kNone;
-        return best;
-      }
-    }
-    return table_values(after);
+    return internal::values_honouring_en_passant(after, [this](const Position& p) { return table_values(p); });
   }
 };
 
