@@ -19,8 +19,6 @@ namespace deadpos {
 
 namespace {
 
-constexpr bool finite(std::uint8_t v) { return v <= DthmCode::kMaxDthm; }
-
 struct UnitStats {
   std::array<std::uint64_t, 256> hw{}, hb{};  // raw positions by byte of DTHM of White / Black
   std::uint64_t dead = 0;
