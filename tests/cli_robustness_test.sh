@@ -93,6 +93,23 @@ if ! ldd "$deadpos" 2>/dev/null | grep -qE 'lib[at]san'; then
   done
 fi
 
+# verify under a limit: out of memory names the table it happened in (the table's load or the
+# verifier's own copy of it), exit 9; never the bare "out of memory" of the last-resort handler.
+if ! ldd "$deadpos" 2>/dev/null | grep -qE 'lib[at]san'; then
+  for v in $(seq 12000 1000 40000); do
+    (ulimit -v "$v"; exec "$deadpos" verify --tables "$tables" --threads 1 KQvKR) >"$work/o4" 2>"$work/e4"
+    rc=$?
+    case $rc in
+      0) ;;
+      9) grep -q 'KQvKR.*out of memory' "$work/o4" || fail "verify, ulimit -v $v: exit 9 without the table named: $(head -c 200 "$work/o4" "$work/e4")" ;;
+      127) grep -q 'error while loading shared libraries' "$work/e4" || fail "verify, ulimit -v $v: exit 127: $(head -c 200 "$work/e4")" ;;
+      1) grep -q '^libgomp: ' "$work/e4" || fail "verify, ulimit -v $v: exit 1: $(head -c 200 "$work/e4")" ;;
+      *) fail "verify, ulimit -v $v: exit $rc: $(head -c 200 "$work/e4")" ;;
+    esac
+    if grep -q 'terminate called' "$work/e4"; then fail "verify, ulimit -v $v: uncaught exception"; fi
+  done
+fi
+
 # --- 5: write failures ------------------------------------------------------------------------------
 if [ -w /dev/full ]; then
   "$deadpos" probe --tables "$tables" "$kvk" >/dev/full 2>"$work/e5"

@@ -16,6 +16,12 @@ namespace deadpos::cli {
 
 namespace {
 
+// The line of an allocation failure that no command caught (where: the whole command; why: the
+// limits that cause it).
+constexpr const char* kOutOfMemoryLine =
+    "deadpos: out of memory: an allocation failed (too little free memory, or a limit such as ulimit -v or a "
+    "cgroup's memory.max)\n";
+
 // std::terminate's handler (guarded_main). Temporaries of an interrupted generate are removed by
 // the next run; written tables are never touched.
 [[noreturn]] void on_terminate() {
@@ -26,7 +32,7 @@ namespace {
       std::rethrow_exception(e);
     } catch (const std::bad_alloc&) {
       code = exit_code(ErrorCode::OutOfMemory);
-      what = "deadpos: out of memory: out of memory\n";
+      what = kOutOfMemoryLine;
     } catch (...) {
       what = "deadpos: internal error: uncaught exception\n";
     }
@@ -43,7 +49,7 @@ int guarded_main(int (*run)(int, char**), int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
-    std::fputs("deadpos: out of memory: out of memory\n", stderr);
+    std::fputs(kOutOfMemoryLine, stderr);
     return exit_code(ErrorCode::OutOfMemory);
   } catch (const std::exception& e) {
     std::fputs("deadpos: internal error: ", stderr);

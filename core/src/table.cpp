@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <new>
 
 namespace deadpos {
 
@@ -289,6 +290,14 @@ Result<TableFile> TableFile::open(const std::string& path, const Material& expec
   return f;
 }
 
+namespace {
+
+Error out_of_memory_reading(const std::string& name) {
+  return make_error(ErrorCode::OutOfMemory, name + ": out of memory while reading its header and block index");
+}
+
+}  // namespace
+
 Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
   // stat first: open() of a FIFO for reading blocks until a writer appears (for ever). O_NONBLOCK
   // and the fstat below close the race of a file replaced between the two calls.
@@ -310,11 +319,28 @@ Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
     ::close(fd);
     return not_regular(path, st.st_mode);
   }
-  return from_source(std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path), path, check);
+  // Reading the header and the block index allocates (the block index, a checksum buffer): under a
+  // memory limit that is OutOfMemory naming the file, not an exception escaping to the caller.
+  std::shared_ptr<const ByteSource> src;
+  try {
+    src = std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path);
+  } catch (const std::bad_alloc&) {
+    ::close(fd);
+    return out_of_memory_reading(path);
+  }
+  try {
+    return from_source(std::move(src), path, check);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_reading(path);
+  }
 }
 
 Result<TableFile> TableFile::from_bytes(std::vector<std::byte> bytes, const std::string& name) {
-  return from_source(std::make_shared<MemorySource>(std::move(bytes)), name, FileCheck::Full);
+  try {
+    return from_source(std::make_shared<MemorySource>(std::move(bytes)), name, FileCheck::Full);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory_reading(name);
+  }
 }
 
 Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, const std::string& name,

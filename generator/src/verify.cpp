@@ -32,6 +32,7 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <new>
 
 #include "common.h"
 #include "deadpos/generate.h"
@@ -635,7 +636,19 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       break;
     }
     if (v.state == State::Ok) {
-      v.result = verify(**t, set, opt.progress, opt.max_report);
+      try {
+        v.result = verify(**t, set, opt.progress, opt.max_report);
+      } catch (const std::bad_alloc&) {
+        // The verifier's own memory (allocated before its parallel loops): a value-copy of 2 bytes
+        // per entry and side to move beside the table's 4 bytes per entry, its subtables loaded.
+        const std::uint64_t mib = ((*t)->index.size() * 8 + (1u << 20) - 1) >> 20;
+        v.state = State::Failed;
+        v.error = make_error(ErrorCode::OutOfMemory,
+                             "the verifier's memory could not be allocated (about " + std::to_string(mib) +
+                                 " MiB for the table and its copy of it, beside the subtables)");
+        finish(std::move(v));
+        continue;
+      }
       if (v.result.mismatches != 0) {
         v.state = State::Failed;
         v.error = make_error(ErrorCode::VerificationFailed, std::to_string(v.result.mismatches) + " of " +
