@@ -3,8 +3,8 @@
 #   usage  cli_robustness_test.sh DEADPOS TABLES_DIR
 #  1. one physical output line per input, whatever bytes the input holds (printable ASCII only,
 #     so readers that split on universal newlines agree), and an echo that cannot pass for an answer;
-#  4. under a tight address-space limit (probe, generate): never an abort (exit 134) — out of
-#     memory is exit 9;
+#  4. under a tight address-space limit (probe, generate, verify): never an abort (exit 134) — out
+#     of memory is exit 9, and verify names the table it happened in;
 #  5. a failed write to standard output is exit 5, never a silent 0;
 #  9. a missing or empty table directory still gives one line per input;
 # 10. --line with a subtable absent that the line does not need: the line is given;
