@@ -17,19 +17,25 @@
 //   * work is split by (side to move, king-pair slot), in parallel; the mismatches of each slot
 //     are kept apart and joined in index order, so counts and reports are the same for any
 //     thread count;
-//   * a slot is walked row by row: the kings and every man but the last are decoded once per
-//     row, the last man's field (64 or 48 consecutive entries) varies fastest;
-//   * moves are generated on bitboards, legality through attack sets and pin lines, without a
-//     Position per entry (a Position is built only for a double push that allows en passant);
-//   * a move of a man that is not a king and not one of several identical men, off the
-//     two-symmetry diagonal slots, changes one field: its successor index is computed by adding
-//     the field difference times the field's stride; other successors go through
-//     TableIndex::encode.
+//   * a slot is walked row by row: the kings and every man but the last are fixed in a row, the
+//     last man's field (64 or 48 consecutive entries) varies fastest;
+//   * a row is checked by moves, not by entries (check_row): each move of another man is
+//     generated once for the row, on bitboards without the last man; its legality for every
+//     square of the last man is one 64-bit mask (the last man blocks a path or a line to a king,
+//     or, being theirs, attacks or is captured); its successors for the whole row are a row of
+//     this table shifted by the move's field difference (or a row of a subtable, or read through
+//     the one symmetry the kings fix), folded in with byte minimums over the row. The domain and
+//     check are masks as well. The last man's own quiet moves are shifted reads of the same row
+//     of the other side's arrays; its captures and the captures of it are per square;
+//   * entry by entry (entry()) remain: the two-symmetry diagonal king slots, the last man's moves
+//     when it is a pawn or one of identical men, double pushes that allow en passant (through a
+//     Position), and successors whose symmetry depends on the last man (TableIndex::encode).
 // verify_reference.cpp keeps the first, per-entry verifier as the test oracle of this one.
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <new>
@@ -115,6 +121,78 @@ struct Target {
   std::array<std::int8_t, kMaxTableMen> dest{};  // slot in table's index of our man k (-1: captured)
 };
 
+// Successor codes are folded into a running minimum per target: min(code, kNone), so that a
+// successor without a helpmate (kNone, or a damaged code above kMaxDthm) still counts as a legal
+// move; kNoMove (no legal move seen yet) is the identity of the fold.
+constexpr std::uint8_t kNoMove = 0xFF;
+constexpr std::uint8_t kNoneCode = DthmCode::kNone;
+static_assert(DthmCode::kNone < kNoMove && DthmCode::kMaxDthm < DthmCode::kNone);
+
+inline void fold(std::uint8_t& bw, std::uint8_t& bb, const Values& v) {
+  bw = static_cast<std::uint8_t>(std::min<int>(bw, std::min<int>(v[Color::White], kNoneCode)));
+  bb = static_cast<std::uint8_t>(std::min<int>(bb, std::min<int>(v[Color::Black], kNoneCode)));
+}
+
+// kByteMask[m]: bit k of m as byte k (0x00 or 0xFF) of a little-endian word.
+constexpr std::array<std::uint64_t, 256> kByteMask = [] {
+  std::array<std::uint64_t, 256> t{};
+  for (std::size_t m = 0; m < 256; ++m)
+    for (int k = 0; k < 8; ++k)
+      if (m & (1U << k)) t[m] |= std::uint64_t{0xFF} << (8 * k);
+  return t;
+}();
+
+// The fold of a whole row: for every field f whose bit is set in fmask, the successor codes
+// sw[f], sb[f] (R consecutive entries of the successor's arrays) into bw[f], bb[f]. Written so
+// that the compiler vectorises it (byte minimums over R = 48 or 64 lanes).
+template <int R>
+[[gnu::always_inline]] inline void fold_row(std::uint8_t* bw, std::uint8_t* bb, const std::uint8_t* sw,
+                                            const std::uint8_t* sb, std::uint64_t fmask) {
+  alignas(64) std::uint8_t keep[R];
+  for (int k = 0; k < R / 8; ++k) {
+    const std::uint64_t m = ~kByteMask[static_cast<std::size_t>((fmask >> (8 * k)) & 0xFF)];
+    std::memcpy(keep + 8 * k, &m, 8);
+  }
+  for (int f = 0; f < R; ++f) {
+    bw[f] = std::min(bw[f], static_cast<std::uint8_t>(std::min(sw[f], kNoneCode) | keep[f]));
+    bb[f] = std::min(bb[f], static_cast<std::uint8_t>(std::min(sb[f], kNoneCode) | keep[f]));
+  }
+}
+
+// Squares from which a piece p attacks t, with occupancy occ (p itself not in occ).
+inline Bitboard attackers_from(Piece p, Square t, Bitboard occ) {
+  switch (type_of(p)) {
+    case PieceType::Pawn: return pawn_attacks(~color_of(p), t);
+    case PieceType::Knight: return knight_attacks(t);
+    case PieceType::Bishop: return bishop_attacks(t, occ);
+    case PieceType::Rook: return rook_attacks(t, occ);
+    case PieceType::Queen: return queen_attacks(t, occ);
+    case PieceType::King: return king_attacks(t);
+  }
+  return 0;
+}
+
+// One step of a ray or a knight's jump on a set of squares: square s goes to s + d, squares
+// whose step would leave the board dropped.
+struct Step {
+  int d;          // square difference
+  Bitboard from;  // squares that may make the step
+  Bitboard apply(Bitboard b) const { return d > 0 ? (b & from) << d : (b & from) >> -d; }
+  static Bitboard back(Bitboard b, int d) { return d > 0 ? b >> d : b << -d; }
+};
+constexpr Bitboard kNotA = ~kFileABB, kNotH = ~(kFileABB << 7);
+constexpr Bitboard kNotAB = ~(kFileABB | kFileABB << 1), kNotGH = ~(kFileABB << 6 | kFileABB << 7);
+constexpr std::array<Step, 8> kKnightSteps{
+    {{17, kNotH}, {15, kNotA}, {10, kNotGH}, {6, kNotAB}, {-6, kNotGH}, {-10, kNotAB}, {-15, kNotH}, {-17, kNotA}}};
+constexpr std::array<Step, 4> kRookSteps{{{8, ~Bitboard{0}}, {-8, ~Bitboard{0}}, {1, kNotH}, {-1, kNotA}}};
+constexpr std::array<Step, 4> kBishopSteps{{{9, kNotH}, {7, kNotA}, {-7, kNotH}, {-9, kNotA}}};
+
+// Which moves entry() generates: all, or only the last man's own (check_row() folds the others a
+// row at a time, and the last man's too when it is a piece without identical men).
+enum class Which { All, Last };
+// What entry() found besides the fold: outside the domain, or the side to move in check or not.
+enum class EntryState { Invalid, Check, NoCheck };
+
 class Verifier {
  public:
   Verifier(const LoadedTable& t, const TableSet& subs) : t_(t), subs_(subs), idx_(t.index), n_(t.index.men()) {
@@ -132,9 +210,31 @@ class Verifier {
       const bool same_as_next = j + 1 < n_ && pc_[u + 1] == pc_[u];
       one_field_[u] = !same_as_prev_[u] && !same_as_next;
     }
+    if (n_ > 2) {
+      const PieceType lt = pt_[static_cast<std::size_t>(n_ - 1)];
+      last_quiet_by_row_ = one_field_[static_cast<std::size_t>(n_ - 1)] && lt != PieceType::Pawn;
+    }
     // slot_of_[w * 64 + b]: the king-pair slot of White king w, Black king b when the identity is
     // the one symmetry that brings them into canonical form (-1 otherwise: encode() decides).
     slot_of_.fill(-1);
+    for (int w = 0; w < 64; ++w)
+      for (int b = 0; b < 64; ++b) {
+        const auto u = static_cast<std::size_t>(w * 64 + b);
+        const Square ws = square_at(w), bs = square_at(b);
+        unique_sym_[1][u] = -1;
+        unique_sym_[0][u] = -1;
+        if (square_distance(ws, bs) <= 1) continue;
+        unique_sym_[1][u] = static_cast<std::int8_t>(file_index(ws) >= 4 ? 2 : 0);
+        for (int g = 0; g < 8; ++g) {
+          const Square tw = apply_symmetry(g, ws), tb = apply_symmetry(g, bs);
+          const bool w_diag = file_index(tw) == rank_index(tw);
+          if (file_index(tw) > 3 || rank_index(tw) > file_index(tw)) continue;  // triangle a1-d1-d4
+          if (w_diag && file_index(tb) < rank_index(tb)) continue;
+          if (w_diag && file_index(tb) == rank_index(tb)) break;  // two symmetries: -1
+          unique_sym_[0][u] = static_cast<std::int8_t>(g);
+          break;
+        }
+      }
     if (idx_.has_pawns()) {
       for (int w = 0; w < 64; ++w)
         for (int b = 0; b < 64; ++b)
@@ -148,16 +248,6 @@ class Verifier {
         if (file_index(w) == rank_index(w) && file_index(b) == rank_index(b)) continue;  // two symmetries
         slot_of_[static_cast<std::size_t>(to_index(w) * 64 + to_index(b))] = static_cast<std::int16_t>(k);
       }
-    }
-    const auto size = static_cast<std::int64_t>(idx_.size());
-    for (Color stm : {Color::White, Color::Black}) {
-      auto& own = own_[static_cast<std::size_t>(to_index(stm))];
-      own.resize(static_cast<std::size_t>(size));
-      const std::uint8_t* w = t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))].data();
-      const std::uint8_t* bl = t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))].data();
-#pragma omp parallel for schedule(static)
-      for (std::int64_t i = 0; i < size; ++i)
-        own[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(w[i] | (bl[i] << 8));
     }
     // Successor tables of every capture (slot c) and promotion (slot p to piece q).
     targets_.resize(static_cast<std::size_t>((n_ + 1) * (n_ + 1) * 5));
@@ -185,17 +275,22 @@ class Verifier {
     DEADPOS_CHECK(t.table != nullptr);  // precondition of verify(): every subtable present
     return t;
   }
-  // This table's values with side to move stm at i (from the interleaved copy).
-  Values own_values(std::uint64_t i, Color stm) const {
-    const std::uint16_t v = own_[static_cast<std::size_t>(to_index(stm))][i];
-    return Values{{v & 0xFF, v >> 8}};
-  }
   Values values_in(const LoadedTable& t, std::uint64_t i, Color stm) const {
     return Values{{t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))][i],
                    t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))][i]}};
   }
-  // The value an entry must have (kInvalidValues for a position outside the domain).
-  Values expected(Color us, std::uint64_t i, const Board& b, bool diagonal_kings) const;
+  // Folds the successor codes of the moves `which` selects of the entry i (placement b) into bw,
+  // bb; tells whether the entry is outside the domain and whether the side to move is in check.
+  EntryState entry(Color us, std::uint64_t i, const Board& b, bool diagonal_kings, Which which, std::uint8_t& bw,
+                   std::uint8_t& bb) const;
+  // Checks the entries of one row (men before the last fixed in b, prefix occupancy by0) off the
+  // diagonal king slots: moves that do not involve the last man are folded for all its squares
+  // at once, the rest entry by entry.
+  template <int R, class Compare>
+  void check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0,
+                 const Compare& compare) const;
+  // Index in t's table of the placement after man j moves to `to`, capturing slot cap (or -1).
+  std::uint64_t target_index(const Target& t, const Board& b, int j, Square to, int cap) const;
   // Values of the position after man j moves to `to` (capturing slot cap, or -1), promoting to
   // promotion_type(q) (q = -1: no promotion); no en passant right follows.
   Values after_move(Color us, std::uint64_t i, const Board& b, bool diagonal_kings, int j, Square to, int cap,
@@ -215,12 +310,16 @@ class Verifier {
   ByColor<int> count_{};
   std::array<bool, kMaxTableMen> same_as_prev_{};  // slot j holds the same piece as slot j - 1
   std::array<bool, kMaxTableMen> one_field_{};     // a move of slot j changes its field only
+  // The last man's quiet moves are folded by rows: it is a piece (not a pawn) without identical men.
+  bool last_quiet_by_row_ = false;
   std::array<std::pair<Square, Square>, 462> pairs_{};
   std::array<std::int16_t, 64 * 64> slot_of_{};
+  // unique_sym_[pawns][w * 64 + b]: the symmetry (docs/format.md section 4) that brings White king
+  // w, Black king b into canonical form in the scheme with or without pawns, when one symmetry
+  // does so whatever the other men (-1: adjacent kings, or both kings end on a1-h8, where
+  // encode() compares two placements).
+  std::array<std::array<std::int8_t, 64 * 64>, 2> unique_sym_{};
   std::vector<Target> targets_;
-  // own_[stm][i]: DTHM of White | DTHM of Black << 8 of this table: the successors' two values
-  // in one load (one cache line instead of two: about 1.3x faster on 5-man tables).
-  std::array<std::vector<std::uint16_t>, 2> own_;
 };
 
 Target Verifier::make_target(int c, int p, int q) const {
@@ -271,6 +370,17 @@ Values Verifier::position_values(const Position& after) const {
   return internal::values_honouring_en_passant(after, [this](const Position& p) { return table_values(p); });
 }
 
+std::uint64_t Verifier::target_index(const Target& t, const Board& b, int j, Square to, int cap) const {
+  TableIndex::Squares s{};
+  for (int k = 0; k < n_; ++k) {
+    if (k == cap) continue;
+    const auto u = static_cast<std::size_t>(k);
+    const Square sk = k == j ? to : b.sq[u];
+    s[static_cast<std::size_t>(t.dest[u])] = t.swapped ? flip_vertical(sk) : sk;
+  }
+  return t.table->index.encode(s);
+}
+
 Values Verifier::after_move(Color us, std::uint64_t i, const Board& b, bool diagonal_kings, int j, Square to, int cap,
                             int q) const {
   const Color them = ~us;
@@ -294,24 +404,18 @@ Values Verifier::after_move(Color us, std::uint64_t i, const Board& b, bool diag
       s[uj] = to;
       next = idx_.encode(s);
     }
-    return own_values(next, them);
+    return values_in(t_, next, them);
   }
   const Target& t = target(cap, q >= 0 ? j : -1, q);
-  TableIndex::Squares s{};
-  for (int k = 0; k < n_; ++k) {
-    if (k == cap) continue;
-    const auto u = static_cast<std::size_t>(k);
-    const Square sk = k == j ? to : b.sq[u];
-    s[static_cast<std::size_t>(t.dest[u])] = t.swapped ? flip_vertical(sk) : sk;
-  }
-  const std::uint64_t next = t.table->index.encode(s);
+  const std::uint64_t next = target_index(t, b, j, to, cap);
   if (!t.swapped) return values_in(*t.table, next, them);
   // In the swapped table the side to move is `us` and the targets swap.
   const Values v = values_in(*t.table, next, us);
   return Values{{v[Color::Black], v[Color::White]}};
 }
 
-Values Verifier::expected(Color us, std::uint64_t i, const Board& b, bool diagonal_kings) const {
+EntryState Verifier::entry(Color us, std::uint64_t i, const Board& b, bool diagonal_kings, Which which,
+                           std::uint8_t& bw, std::uint8_t& bb) const {
   const Color them = ~us;
   const Square ksq = b.sq[static_cast<std::size_t>(to_index(us))];  // slot 0: White king, 1: Black
   const Square their_king = b.sq[static_cast<std::size_t>(to_index(them))];
@@ -319,13 +423,14 @@ Values Verifier::expected(Color us, std::uint64_t i, const Board& b, bool diagon
   const int n_them = count_[them];
   const auto& ours = slots_[us];
   const auto& theirs = slots_[them];
+  const int last = n_ - 1;
   // Attacks of our men (the king's are not needed: the kings never touch).
   std::array<Bitboard, kMaxTableMen> att{};
   for (int a = 1; a < n_us; ++a) {
     const auto u = static_cast<std::size_t>(ours[static_cast<std::size_t>(a)]);
     att[u] = attacks_of(pc_[u], b.sq[u], b.occ);
     // Domain: the side not to move is not in check.
-    if (att[u] & square_bb(their_king)) return kInvalidValues;
+    if (att[u] & square_bb(their_king)) return EntryState::Invalid;
   }
   // Their attacks through our king's square (where our king may not go), check, and the lines
   // along which a move of one of our men may uncover the king.
@@ -370,17 +475,11 @@ Values Verifier::expected(Color us, std::uint64_t i, const Board& b, bool diagon
     DEADPOS_CHECK(false);  // a capture of the king: the position would be outside the domain
     return -1;
   };
-
-  Values best{{DthmCode::kUnknown, DthmCode::kUnknown}};
-  bool any_move = false;
-  const auto take = [&](const Values& v) {
-    any_move = true;
-    for (Color x : {Color::White, Color::Black})
-      if (v[x] <= DthmCode::kMaxDthm) best[x] = std::min(best[x], v[x] + 1);
-  };
+  const auto take = [&](const Values& v) { fold(bw, bb, v); };
   const int up = us == Color::White ? 8 : -8;
   for (int a = 0; a < n_us; ++a) {
     const int j = ours[static_cast<std::size_t>(a)];
+    if (which == Which::Last && j != last) continue;
     const auto u = static_cast<std::size_t>(j);
     const Square from = b.sq[u];
     const PieceType pt = pt_[u];
@@ -419,14 +518,362 @@ Values Verifier::expected(Color us, std::uint64_t i, const Board& b, bool diagon
       }
     }
   }
-  if (!any_move) {
+  return in_check ? EntryState::Check : EntryState::NoCheck;
+}
+
+// The value an entry must have, from entry()'s state and fold.
+Values finish_entry(EntryState state, Color us, std::uint8_t bw, std::uint8_t bb) {
+  if (state == EntryState::Invalid) return kInvalidValues;
+  if (bw == kNoMove) {  // no legal move (bb is then kNoMove too)
     Values v{{DthmCode::kNone, DthmCode::kNone}};
-    if (in_check) v[us] = 0;  // checkmate of the side to move
+    if (state == EntryState::Check) v[us] = 0;  // checkmate of the side to move
     return v;
   }
-  for (Color x : {Color::White, Color::Black})
-    if (best[x] == DthmCode::kUnknown) best[x] = DthmCode::kNone;
-  return best;
+  const auto plies = [](std::uint8_t c) { return c <= DthmCode::kMaxDthm ? c + 1 : int{DthmCode::kNone}; };
+  return Values{{plies(bw), plies(bb)}};
+}
+
+template <int R, class Compare>
+void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0,
+                         const Compare& compare) const {
+  const Color them = ~us;
+  const int last = n_ - 1;
+  const auto ul = static_cast<std::size_t>(last);
+  const Piece last_pc = pc_[ul];
+  const PieceType last_type = pt_[ul];
+  const bool last_is_ours = color_of(last_pc) == us;
+  const Bitboard occ0 = by0[Color::White] | by0[Color::Black];
+  const Bitboard ours0 = by0[us];
+  const Bitboard theirs0 = by0[them];
+  const Square ksq = b.sq[static_cast<std::size_t>(to_index(us))];
+  const Square their_king = b.sq[static_cast<std::size_t>(to_index(them))];
+  // Squares the last man may stand on: empty, ranks 2-7 for a pawn, after its identical
+  // predecessor in square order.
+  Bitboard room = ~occ0;
+  if (last_type == PieceType::Pawn) room &= 0x00FFFFFFFFFFFF00ULL;
+  if (same_as_prev_[ul]) room &= ~((Bitboard{2} << to_index(b.sq[ul - 1])) - 1);
+  // Square masks to field masks (a pawn's field is its square minus 8).
+  const int shift = last_type == PieceType::Pawn ? 8 : 0;
+
+  // hits(by, t, occ, cap, with_last): the squares s of the last man from which, the last man on s,
+  // one of colour by's men other than slot cap attacks t (occupancy occ, without the last man): the
+  // attack of each man that sees t unless the last man stands between, and, if with_last and the
+  // last man is by's, the last man's own attack.
+  const auto hits = [&](Color by, Square t, Bitboard occ, int cap, bool with_last) {
+    Bitboard m = 0;
+    const Bitboard tb = square_bb(t);
+    const auto& men = slots_[by];
+    for (int a = 0; a < count_[by]; ++a) {
+      const int k = men[static_cast<std::size_t>(a)];
+      if (k == last || k == cap) continue;
+      const auto u = static_cast<std::size_t>(k);
+      if (attacks_of(pc_[u], b.sq[u], occ) & tb) m |= is_slider(pt_[u]) ? ~between_bb(b.sq[u], t) : ~Bitboard{0};
+    }
+    if (with_last && color_of(last_pc) == by) m |= attackers_from(last_pc, t, occ);
+    return m;
+  };
+  const auto& theirs = slots_[them];
+  const int n_them = count_[them];
+  const auto slot_on = [&](Square s) {
+    for (int a = 1; a < n_them; ++a) {
+      const int k = theirs[static_cast<std::size_t>(a)];
+      if (k != last && b.sq[static_cast<std::size_t>(k)] == s) return k;
+    }
+    DEADPOS_CHECK(false);
+    return -1;
+  };
+  Bitboard their_pawns0 = 0;
+  for (int a = 1; a < n_them; ++a) {
+    const int k = theirs[static_cast<std::size_t>(a)];
+    if (k != last && pt_[static_cast<std::size_t>(k)] == PieceType::Pawn)
+      their_pawns0 |= square_bb(b.sq[static_cast<std::size_t>(k)]);
+  }
+  // The domain: their king not attacked. ok: the last man's squares of entries in the domain.
+  const Bitboard ok = room & ~hits(us, their_king, occ0, -1, true);
+  // Our king in check, by the last man's square.
+  const Bitboard check = hits(them, ksq, occ0, -1, true);
+
+  alignas(64) std::uint8_t bw[R];
+  alignas(64) std::uint8_t bb[R];
+  std::memset(bw, kNoMove, R);
+  std::memset(bb, kNoMove, R);
+  const std::uint8_t* succ_w = t_.arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
+  const std::uint8_t* succ_b = t_.arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
+  // Moves whose successor is not a shifted row: one entry at a time, the last man on each square of
+  // `where`.
+  const auto per_entry = [&](Bitboard where, auto&& values_of) {
+    while (where) {
+      const Square s = pop_lsb(where);
+      const int f = to_index(s) - shift;
+      b.sq[ul] = s;
+      fold(bw[f], bb[f], values_of(row_base + static_cast<std::uint64_t>(f)));
+    }
+  };
+  const auto move_values = [&](int j, Square to, int cap, int q) {
+    return [this, us, &b, j, to, cap, q](std::uint64_t i) { return after_move(us, i, b, false, j, to, cap, q); };
+  };
+  // A successor placement whose index in table T is C + field(g(s)) for every square s of the last
+  // man (the last man is T's last man, without identical men, and T's symmetry g is fixed by the
+  // kings): found once through index_of(s0), then read for every s of `where`. false: not so.
+  const auto fold_linear = [&](const LoadedTable& T, int dest_last, Square wk, Square bkk, Bitboard where,
+                               auto&& index_of) {
+    const TableIndex& ti = T.index;
+    if (dest_last != ti.men() - 1 || ti.piece(dest_last) != last_pc ||
+        (dest_last > 2 && ti.piece(dest_last - 1) == last_pc))
+      return false;
+    const int g = unique_sym_[ti.has_pawns() ? 1 : 0][static_cast<std::size_t>(to_index(wk) * 64 + to_index(bkk))];
+    if (g < 0) return false;
+    const Square s0 = lsb(where);
+    b.sq[ul] = s0;
+    const std::uint64_t c = index_of() - static_cast<std::uint64_t>(to_index(apply_symmetry(g, s0)) - shift);
+    const std::uint8_t* aw = T.arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
+    const std::uint8_t* ab = T.arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
+    if (g == 0) {
+      fold_row<R>(bw, bb, aw + c, ab + c, where >> shift);
+      return true;
+    }
+    while (where) {
+      const Square s = pop_lsb(where);
+      const int f = to_index(s) - shift;
+      const std::uint64_t n = c + static_cast<std::uint64_t>(to_index(apply_symmetry(g, s)) - shift);
+      fold(bw[f], bb[f], Values{{aw[n], ab[n]}});
+    }
+    return true;
+  };
+  // The same for a capture or promotion (target t) of man j to `to`, capturing slot cap.
+  const auto fold_linear_target = [&](const Target& t, int j, Square to, int cap, Bitboard where) {
+    if (t.swapped) return false;
+    const Square wk = j == 0 ? to : b.sq[0];
+    const Square bkk = j == 1 ? to : b.sq[1];
+    return fold_linear(*t.table, t.dest[ul], wk, bkk, where, [&] { return target_index(t, b, j, to, cap); });
+  };
+
+  // 1. Moves of our other men. Generated without the last man: it blocks those whose path or
+  // destination it stands on; where it is theirs and stands on the destination, it is captured.
+  const auto& ours = slots_[us];
+  const int up = us == Color::White ? 8 : -8;
+  // Squares their men other than the last attack through our king's square (its capture of the
+  // last man must not land there).
+  Bitboard danger = 0;
+  for (int a = 0; a < n_them; ++a) {
+    const int k = theirs[static_cast<std::size_t>(a)];
+    if (k != last)
+      danger |= attacks_of(pc_[static_cast<std::size_t>(k)], b.sq[static_cast<std::size_t>(k)], occ0 ^ square_bb(ksq));
+  }
+  const Target* capture_of_last_p = last_is_ours ? nullptr : &target(last, -1, -1);
+  for (int a = 0; a < count_[us]; ++a) {
+    const int j = ours[static_cast<std::size_t>(a)];
+    if (j == last) continue;
+    const auto uj = static_cast<std::size_t>(j);
+    const Square from = b.sq[uj];
+    const PieceType pt = pt_[uj];
+    Bitboard targets;
+    Bitboard reach;  // squares whose man it may capture (the last man's when it is theirs)
+    if (pt == PieceType::Pawn) {
+      reach = pawn_attacks(us, from);
+      targets = reach & theirs0;
+      const Square one = square_at(to_index(from) + up);
+      if (!(occ0 & square_bb(one))) {
+        targets |= square_bb(one);
+        if (relative_rank(us, from) == 1 && !(occ0 & square_bb(square_at(to_index(one) + up))))
+          targets |= square_bb(square_at(to_index(one) + up));
+      }
+    } else {
+      reach = pt == PieceType::King ? king_attacks(from) : attacks_of(pc_[uj], from, occ0);
+      targets = reach & ~ours0;
+    }
+    // Their king's square: where it is attacked the entry is outside the domain, or the last man
+    // stands between.
+    targets &= ~square_bb(their_king);
+    if (!last_is_ours) {
+      // Captures of the last man, on every square of reach.
+      const Bitboard legal =
+          reach & ok & ~(pt == PieceType::King ? danger : hits(them, ksq, occ0 ^ square_bb(from), -1, false));
+      if (legal) {
+        const Target& capture_of_last = *capture_of_last_p;
+        const bool promotes = pt == PieceType::Pawn && relative_rank(us, lsb(legal)) == 7;
+        if (promotes) {
+          for (int q = 0; q < 4; ++q) {
+            Bitboard w = legal;
+            while (w) {
+              const Square s = pop_lsb(w);
+              const int f = to_index(s) - shift;
+              b.sq[ul] = s;
+              fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, j, s, last, q));
+            }
+          }
+        } else if (pt != PieceType::King && one_field_[uj] && !capture_of_last.swapped &&
+                   capture_of_last.table->index.has_pawns() == idx_.has_pawns()) {
+          // The subtable has our kings in the same slot (same scheme, identity symmetry: the row is
+          // off the diagonal) and man j alone in its field: its index is linear in j's square.
+          const TableIndex& sub = capture_of_last.table->index;
+          const std::uint64_t stride_j = sub.stride(capture_of_last.dest[uj]);
+          const Square s0 = lsb(legal);
+          const std::uint64_t base0 =
+              target_index(capture_of_last, b, j, s0, last) - static_cast<std::uint64_t>(field_of(pt, s0)) * stride_j;
+          const std::uint8_t* cw =
+              capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
+          const std::uint8_t* cb =
+              capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
+          Bitboard w = legal;
+          while (w) {
+            const Square s = pop_lsb(w);
+            const int f = to_index(s) - shift;
+            const std::uint64_t n = base0 + static_cast<std::uint64_t>(field_of(pt, s)) * stride_j;
+            fold(bw[f], bb[f], Values{{cw[n], cb[n]}});
+          }
+        } else {
+          Bitboard w = legal;
+          while (w) {
+            const Square s = pop_lsb(w);
+            const int f = to_index(s) - shift;
+            b.sq[ul] = s;
+            fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, j, s, last, -1));
+          }
+        }
+      }
+    }
+    while (targets) {
+      const Square to = pop_lsb(targets);
+      const int cap = (theirs0 & square_bb(to)) ? slot_on(to) : -1;
+      const bool double_push = pt == PieceType::Pawn && (to_index(to) ^ to_index(from)) == 16;
+      Bitboard blocked = square_bb(to);
+      if (is_slider(pt) || double_push) blocked |= between_bb(from, to);
+      const Bitboard illegal = pt == PieceType::King
+                                   ? hits(them, to, occ0 ^ square_bb(from), cap, true)
+                                   : hits(them, ksq, (occ0 ^ square_bb(from)) | square_bb(to), cap, true);
+      Bitboard legal = ok & ~blocked & ~illegal;
+      if (!legal) continue;
+      if (pt == PieceType::Pawn && relative_rank(us, to) == 7) {
+        for (int q = 0; q < 4; ++q)
+          if (!fold_linear_target(target(cap, j, q), j, to, cap, legal)) per_entry(legal, move_values(j, to, cap, q));
+        continue;
+      }
+      if (cap >= 0) {
+        if (!fold_linear_target(target(cap, -1, -1), j, to, cap, legal)) per_entry(legal, move_values(j, to, cap, -1));
+        continue;
+      }
+      if (double_push) {
+        // Beside an enemy pawn the successor may carry an en passant right: through a Position.
+        const Bitboard beside = pawn_attacks(us, square_at((to_index(from) + to_index(to)) / 2));
+        Bitboard ep = 0;
+        if (beside & their_pawns0) {
+          ep = legal;
+        } else if (!last_is_ours && last_type == PieceType::Pawn) {
+          ep = legal & beside;
+        }
+        if (ep) {
+          per_entry(ep, [&, from, to](std::uint64_t) {
+            const Position pos = Position::from_men(pc_.data(), b.sq.data(), n_, us);
+            return position_values(pos.after(Move::make(from, to)));
+          });
+          legal &= ~ep;
+          if (!legal) continue;
+        }
+      }
+      // The successor row: a shifted row of this table when only the king-pair slot (a king move
+      // keeping the identity symmetry) or only man j's field changes; else entry by entry.
+      bool shifted = false;
+      std::int64_t delta = 0;
+      if (j < 2) {
+        const Square w = j == 0 ? to : b.sq[0];
+        const Square bk = j == 1 ? to : b.sq[1];
+        const int slot = slot_of_[static_cast<std::size_t>(to_index(w) * 64 + to_index(bk))];
+        shifted = slot >= 0;
+        delta = (slot - b.kk) * stride_[0];
+      } else if (one_field_[uj]) {
+        shifted = true;
+        delta = (field_of(pt, to) - field_of(pt, from)) * stride_[uj];
+      }
+      if (!shifted) {
+        const Square wk = j == 0 ? to : b.sq[0];
+        const Square bkk = j == 1 ? to : b.sq[1];
+        const bool done = fold_linear(t_, last, wk, bkk, legal, [&] {
+          TableIndex::Squares sq = b.sq;
+          sq[uj] = to;
+          return idx_.encode(sq);
+        });
+        if (!done) per_entry(legal, move_values(j, to, -1, -1));
+        continue;
+      }
+      const std::uint64_t next = row_base + static_cast<std::uint64_t>(delta);
+      fold_row<R>(bw, bb, succ_w + next, succ_b + next, legal >> shift);
+    }
+  }
+
+  // 2. Moves of the last man when it is ours and a piece without identical men (else entry() makes
+  // them entry by entry).
+  if constexpr (R == 64) {
+    if (last_is_ours && last_quiet_by_row_) {
+      // Quiet moves: the successor is the same row of the other side's arrays, shifted by the
+      // move's square difference (padded copies, so that a shifted read stays inside).
+      alignas(64) std::uint8_t pad_w[3 * 64];
+      alignas(64) std::uint8_t pad_b[3 * 64];
+      std::memset(pad_w, kNoMove, sizeof pad_w);
+      std::memset(pad_b, kNoMove, sizeof pad_b);
+      std::memcpy(pad_w + 64, succ_w + row_base, 64);
+      std::memcpy(pad_b + 64, succ_b + row_base, 64);
+      // Destinations where the last man leaves our king attacked.
+      const Bitboard quiet_ok = ~occ0 & ~hits(them, ksq, occ0, -1, false);
+      const auto leap = [&](const auto& steps) {
+        for (const Step& st : steps) {
+          const Bitboard to = st.apply(ok) & quiet_ok;
+          if (to) fold_row<R>(bw, bb, pad_w + 64 + st.d, pad_b + 64 + st.d, Step::back(to, st.d));
+        }
+      };
+      const auto slide = [&](const auto& steps) {
+        for (const Step& st : steps) {
+          Bitboard cur = ok;
+          for (int k = 1; k < 8; ++k) {
+            cur = st.apply(cur);
+            if (!cur) break;
+            const Bitboard to = cur & quiet_ok;
+            if (to) fold_row<R>(bw, bb, pad_w + 64 + k * st.d, pad_b + 64 + k * st.d, Step::back(to, k * st.d));
+            cur &= ~occ0;
+          }
+        }
+      };
+      if (last_type == PieceType::Knight) leap(kKnightSteps);
+      if (last_type == PieceType::Rook || last_type == PieceType::Queen) slide(kRookSteps);
+      if (last_type == PieceType::Bishop || last_type == PieceType::Queen) slide(kBishopSteps);
+      // Captures of their man c on cs: one successor for every square the last man captures from;
+      // legal unless another of their men attacks our king (the last man's square is vacated,
+      // cs stays occupied).
+      for (int a = 1; a < n_them; ++a) {
+        const int c = theirs[static_cast<std::size_t>(a)];
+        const Square cs = b.sq[static_cast<std::size_t>(c)];
+        Bitboard from = attackers_from(last_pc, cs, occ0) & ok;
+        if (!from || (hits(them, ksq, occ0, c, false) & square_bb(cs))) continue;
+        b.sq[ul] = lsb(from);
+        const Values v = after_move(us, row_base, b, false, last, cs, c, -1);
+        while (from) {
+          const int f = to_index(pop_lsb(from)) - shift;
+          fold(bw[f], bb[f], v);
+        }
+      }
+    }
+  }
+
+  // 3. Entry by entry: the verdict (and the last man's moves when they were not folded by rows).
+  const bool last_by_entry = last_is_ours && !last_quiet_by_row_;
+  for (int f = 0; f < R; ++f) {
+    const std::uint64_t i = row_base + static_cast<std::uint64_t>(f);
+    const Square s = square_at(f + shift);
+    const Bitboard sb = square_bb(s);
+    if (!(ok & sb)) {
+      compare(i, kInvalidValues);
+      continue;
+    }
+    EntryState st = (check & sb) ? EntryState::Check : EntryState::NoCheck;
+    if (last_by_entry) {
+      b.sq[ul] = s;
+      b.by_color = by0;
+      b.by_color[color_of(last_pc)] |= sb;
+      b.occ = occ0 | sb;
+      st = entry(us, i, b, false, Which::Last, bw[f], bb[f]);
+    }
+    compare(i, finish_entry(st, us, bw[f], bb[f]));
+  }
 }
 
 void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome& out) const {
@@ -444,6 +891,12 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
       ++out.mismatches;
       if (out.first.size() < max_report) out.first.push_back(Mismatch{i, x, g, static_cast<std::uint8_t>(e[x])});
     }
+  };
+  // One entry through entry() with every move (the per-entry form).
+  const auto whole_entry = [&](std::uint64_t i, const Board& b, bool diagonal_kings) {
+    std::uint8_t bw = kNoMove, bb = kNoMove;
+    const EntryState st = entry(us, i, b, diagonal_kings, Which::All, bw, bb);
+    compare(i, finish_entry(st, us, bw, bb));
   };
   Board b;
   b.kk = kk;
@@ -464,7 +917,7 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
     b.by_color[Color::White] = square_bb(b.sq[0]);
     b.by_color[Color::Black] = square_bb(b.sq[1]);
     b.occ = b.by_color[Color::White] | b.by_color[Color::Black];
-    compare(base, expected(us, base, b, diagonal_kings));
+    whole_entry(base, b, diagonal_kings);
     return;
   }
   const int last = n_ - 1;
@@ -496,20 +949,28 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
       for (int f = 0; f < range; ++f) compare(row_base + static_cast<std::uint64_t>(f), kInvalidValues);
       continue;
     }
+    if (!diagonal_kings) {
+      if (range == 64) {
+        check_row<64>(us, row_base, b, by_color, compare);
+      } else {
+        check_row<48>(us, row_base, b, by_color, compare);
+      }
+      continue;
+    }
+    // Both kings on a1-h8: a successor's symmetry depends on every man; entry by entry.
     const Bitboard prefix_occ = by_color[Color::White] | by_color[Color::Black];
     for (int f = 0; f < range; ++f) {
       const std::uint64_t i = row_base + static_cast<std::uint64_t>(f);
       const Square s = square_of_field(last_type, f);
       b.sq[ul] = s;
-      if ((prefix_occ & square_bb(s)) || (same_as_prev_[ul] && b.sq[ul - 1] > s) ||
-          (diagonal_kings && idx_.encode(b.sq) != i)) {
+      if ((prefix_occ & square_bb(s)) || (same_as_prev_[ul] && b.sq[ul - 1] > s) || idx_.encode(b.sq) != i) {
         compare(i, kInvalidValues);
         continue;
       }
       b.by_color = by_color;
       b.by_color[last_color] |= square_bb(s);
       b.occ = prefix_occ | square_bb(s);
-      compare(i, expected(us, i, b, diagonal_kings));
+      whole_entry(i, b, true);
     }
   }
 }
@@ -639,13 +1100,13 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       try {
         v.result = verify(**t, set, opt.progress, opt.max_report);
       } catch (const std::bad_alloc&) {
-        // The verifier's own memory (allocated before its parallel loops): a value-copy of 2 bytes
-        // per entry and side to move beside the table's 4 bytes per entry, its subtables loaded.
-        const std::uint64_t mib = ((*t)->index.size() * 8 + (1u << 20) - 1) >> 20;
+        // The verifier's own memory (allocated before its parallel loops: the successor map and
+        // the per-slot outcomes), beside the table's 4 bytes per entry and its subtables.
+        const std::uint64_t mib = ((*t)->index.size() * 4 + (1u << 20) - 1) >> 20;
         v.state = State::Failed;
-        v.error = make_error(ErrorCode::OutOfMemory,
-                             "the verifier's memory could not be allocated (about " + std::to_string(mib) +
-                                 " MiB for the table and its copy of it, beside the subtables)");
+        v.error =
+            make_error(ErrorCode::OutOfMemory, "the verifier's memory could not be allocated (the table takes about " +
+                                                   std::to_string(mib) + " MiB, beside its subtables)");
         finish(std::move(v));
         continue;
       }
