@@ -154,53 +154,62 @@ TEST(VerifyFast, CatchesWrongValuesWrong255sAndWrongTerminals) {
 }
 
 // En passant: the value after a capture en passant is read only through the en passant rule.
-// Entry p of KPvKP (White to move) has a double push after which Black captures en passant,
-// reaching r (a KvKP position, stored in KPvK); with r's DTHM of Black damaged to 0, p's DTHM of
-// Black must become 2 (push, capture, mate) wherever it was more: the fast verifier must name p
-// with exactly that value (a verifier ignoring en passant would not see r from p).
+// Entry p of KPvKP with side to move s has a double push after which the other side x captures en
+// passant, reaching r (KvKP or KPvK, both stored in KPvK); with r's DTHM of x damaged to 0, p's
+// DTHM of x must become 2 (push, capture, mate) wherever it was more: the fast verifier must name
+// p with exactly that value (a verifier ignoring en passant would not see r from p). White's
+// double push is a move of the first man (folded by rows), Black's one of the last man.
 TEST(VerifyFast, ReadsTheValueAfterEnPassant) {
-  Loaded l = load("KPvKP");
-  const TableIndex& idx = l.t->index;
-  const Material kpk = test::material("KPvK");
-  auto sub = load_table(test::tables_dir() + "/" + table_file_name(kpk), kpk);
-  ASSERT_TRUE(sub.ok());
-  LoadedTable* kpk_table = sub->get();
-  TableSet subs(test::tables_dir());
-  subs.add(kpk, std::move(*sub));
-  for (const Material& s : idx.material().successors()) ASSERT_TRUE(subs.require(s).ok()) << s.key();
-  const std::size_t a = static_cast<std::size_t>(array_of(Color::White, Color::Black));
-  int found = 0;
-  for (std::uint64_t i = 0; i < idx.size() && found < 2; ++i) {
-    const std::uint8_t stored = l.t->arrays[a][i];
-    if (stored <= 2 || stored == DthmCode::kInvalid) continue;
-    const auto p = position_at(idx, i, Color::White);
-    if (!p) continue;
-    for (Move m : p->legal_moves()) {
-      const Position q = p->after(m);
-      if (!q.en_passant()) continue;
-      Move ep = Move::none();
-      for (Move e : q.legal_moves())
-        if (e.kind() == Move::Kind::EnPassant) ep = e;
-      if (ep.is_none()) continue;
-      const Position sw = q.after(ep).color_swapped();  // KvKP seen as KPvK, White to move becomes Black
-      const std::uint64_t r = kpk_table->index.encode(kpk_table->index.squares_of(sw));
-      std::uint8_t& e = kpk_table->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::White))][r];
-      const std::uint8_t saved = e;
-      e = 0;
-      const VerifyResult fast = verify(*l.t, subs, nullptr, 100000);
-      e = saved;
-      const std::string head = "KPvKP index " + std::to_string(i) + " ";
-      const std::string tail = ": DTHM of Black is " + std::to_string(stored) + ", successors give 2";
-      const bool hit = std::any_of(fast.report.begin(), fast.report.end(), [&](const std::string& s) {
-        return s.rfind(head, 0) == 0 && s.size() >= tail.size() &&
-               s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-      });
-      EXPECT_TRUE(hit) << p->to_fen() << ": no line '" << head << "... " << tail << "'";
-      ++found;
-      break;
+  for (const Color stm : {Color::White, Color::Black}) {
+    const Color x = ~stm;
+    Loaded l = load("KPvKP");
+    const TableIndex& idx = l.t->index;
+    const Material kpk = test::material("KPvK");
+    auto sub = load_table(test::tables_dir() + "/" + table_file_name(kpk), kpk);
+    ASSERT_TRUE(sub.ok());
+    LoadedTable* kpk_table = sub->get();
+    TableSet subs(test::tables_dir());
+    subs.add(kpk, std::move(*sub));
+    for (const Material& s : idx.material().successors()) ASSERT_TRUE(subs.require(s).ok()) << s.key();
+    const std::size_t a = static_cast<std::size_t>(array_of(stm, x));
+    int found = 0;
+    for (std::uint64_t i = 0; i < idx.size() && found < 2; ++i) {
+      const std::uint8_t stored = l.t->arrays[a][i];
+      if (stored <= 2 || stored == DthmCode::kInvalid) continue;
+      const auto p = position_at(idx, i, stm);
+      if (!p) continue;
+      for (Move m : p->legal_moves()) {
+        const Position q = p->after(m);
+        if (!q.en_passant()) continue;
+        Move ep = Move::none();
+        for (Move e : q.legal_moves())
+          if (e.kind() == Move::Kind::EnPassant) ep = e;
+        if (ep.is_none()) continue;
+        // After White's capture the position is KPvK itself; after Black's, KvKP seen as KPvK
+        // (colours swapped: the side to move and the target swap too).
+        const bool swap = x == Color::Black;
+        const Position r = swap ? q.after(ep).color_swapped() : q.after(ep);
+        const std::uint64_t ri = kpk_table->index.encode(kpk_table->index.squares_of(r));
+        std::uint8_t& e = kpk_table->arrays[static_cast<std::size_t>(array_of(r.side_to_move(), swap ? ~x : x))][ri];
+        const std::uint8_t saved = e;
+        e = 0;
+        const VerifyResult fast = verify(*l.t, subs, nullptr, 100000);
+        e = saved;
+        const std::string head = "KPvKP index " + std::to_string(i) + " ";
+        const std::string tail = std::string(": DTHM of ") + (x == Color::White ? "White" : "Black") + " is " +
+                                 std::to_string(stored) + ", successors give 2";
+        const bool hit = std::any_of(fast.report.begin(), fast.report.end(), [&](const std::string& s) {
+          return s.rfind(head, 0) == 0 && s.size() >= tail.size() &&
+                 s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+        });
+        EXPECT_TRUE(hit) << p->to_fen() << ": no line '" << head << "... " << tail << "'";
+        ++found;
+        break;
+      }
     }
+    EXPECT_EQ(found, 2) << "no double push allowing en passant in KPvKP, " << (stm == Color::White ? "White" : "Black")
+                        << " to move";
   }
-  EXPECT_EQ(found, 2) << "no double push allowing en passant in KPvKP";
 }
 
 // The row-at-a-time paths of the fast verifier (moves folded for every square of the last man at

@@ -27,9 +27,12 @@
 //     the one symmetry the kings fix), folded in with byte minimums over the row. The domain and
 //     check are masks as well. The last man's own quiet moves are shifted reads of the same row
 //     of the other side's arrays; its captures and the captures of it are per square;
-//   * entry by entry (entry()) remain: the two-symmetry diagonal king slots, the last man's moves
-//     when it is a pawn or one of identical men, double pushes that allow en passant (through a
-//     Position), and successors whose symmetry depends on the last man (TableIndex::encode).
+//   * in the two-symmetry slots (both kings on a1-h8) the index keeps the smaller of two
+//     placements: there a successor whose kings stay on a1-h8 goes through TableIndex::encode,
+//     and so do the last man's moves;
+//   * entry by entry (entry()) remain: the last man's moves when it is one of identical men;
+//     square by square: double pushes that allow en passant (through a Position), promotions,
+//     and successors whose symmetry depends on the last man (TableIndex::encode).
 // verify_reference.cpp keeps the first, per-entry verifier as the test oracle of this one.
 #include <omp.h>
 
@@ -188,7 +191,7 @@ constexpr std::array<Step, 4> kRookSteps{{{8, ~Bitboard{0}}, {-8, ~Bitboard{0}},
 constexpr std::array<Step, 4> kBishopSteps{{{9, kNotH}, {7, kNotA}, {-7, kNotH}, {-9, kNotA}}};
 
 // Which moves entry() generates: all, or only the last man's own (check_row() folds the others a
-// row at a time, and the last man's too when it is a piece without identical men).
+// row at a time, and the last man's too when it has no identical men).
 enum class Which { All, Last };
 // What entry() found besides the fold: outside the domain, or the side to move in check or not.
 enum class EntryState { Invalid, Check, NoCheck };
@@ -210,10 +213,7 @@ class Verifier {
       const bool same_as_next = j + 1 < n_ && pc_[u + 1] == pc_[u];
       one_field_[u] = !same_as_prev_[u] && !same_as_next;
     }
-    if (n_ > 2) {
-      const PieceType lt = pt_[static_cast<std::size_t>(n_ - 1)];
-      last_quiet_by_row_ = one_field_[static_cast<std::size_t>(n_ - 1)] && lt != PieceType::Pawn;
-    }
+    if (n_ > 2) last_by_row_ = one_field_[static_cast<std::size_t>(n_ - 1)];
     // slot_of_[w * 64 + b]: the king-pair slot of White king w, Black king b when the identity is
     // the one symmetry that brings them into canonical form (-1 otherwise: encode() decides).
     slot_of_.fill(-1);
@@ -283,11 +283,11 @@ class Verifier {
   // bb; tells whether the entry is outside the domain and whether the side to move is in check.
   EntryState entry(Color us, std::uint64_t i, const Board& b, bool diagonal_kings, Which which, std::uint8_t& bw,
                    std::uint8_t& bb) const;
-  // Checks the entries of one row (men before the last fixed in b, prefix occupancy by0) off the
-  // diagonal king slots: moves that do not involve the last man are folded for all its squares
+  // Checks the entries of one row (men before the last fixed in b, prefix occupancy by0; diagonal:
+  // both kings on a1-h8): moves that do not involve the last man are folded for all its squares
   // at once, the rest entry by entry.
   template <int R, class Compare>
-  void check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0,
+  void check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0, bool diagonal,
                  const Compare& compare) const;
   // Index in t's table of the placement after man j moves to `to`, capturing slot cap (or -1).
   std::uint64_t target_index(const Target& t, const Board& b, int j, Square to, int cap) const;
@@ -310,8 +310,8 @@ class Verifier {
   ByColor<int> count_{};
   std::array<bool, kMaxTableMen> same_as_prev_{};  // slot j holds the same piece as slot j - 1
   std::array<bool, kMaxTableMen> one_field_{};     // a move of slot j changes its field only
-  // The last man's quiet moves are folded by rows: it is a piece (not a pawn) without identical men.
-  bool last_quiet_by_row_ = false;
+  // The last man's own moves are folded by rows: it has no identical men.
+  bool last_by_row_ = false;
   std::array<std::pair<Square, Square>, 462> pairs_{};
   std::array<std::int16_t, 64 * 64> slot_of_{};
   // unique_sym_[pawns][w * 64 + b]: the symmetry (docs/format.md section 4) that brings White king
@@ -534,7 +534,7 @@ Values finish_entry(EntryState state, Color us, std::uint8_t bw, std::uint8_t bb
 }
 
 template <int R, class Compare>
-void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0,
+void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0, bool diagonal,
                          const Compare& compare) const {
   const Color them = ~us;
   const int last = n_ - 1;
@@ -588,6 +588,15 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
     if (k != last && pt_[static_cast<std::size_t>(k)] == PieceType::Pawn)
       their_pawns0 |= square_bb(b.sq[static_cast<std::size_t>(k)]);
   }
+  // Both kings on a1-h8: two symmetries reach the slot, the index keeps the smaller placement
+  // (docs/format.md section 4); the other one is a broken entry.
+  if (diagonal) {
+    for (Bitboard w = room; w;) {
+      const Square s = pop_lsb(w);
+      b.sq[ul] = s;
+      if (idx_.encode(b.sq) != row_base + static_cast<std::uint64_t>(to_index(s) - shift)) room &= ~square_bb(s);
+    }
+  }
   // The domain: their king not attacked. ok: the last man's squares of entries in the domain.
   const Bitboard ok = room & ~hits(us, their_king, occ0, -1, true);
   // Our king in check, by the last man's square.
@@ -610,7 +619,9 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
     }
   };
   const auto move_values = [&](int j, Square to, int cap, int q) {
-    return [this, us, &b, j, to, cap, q](std::uint64_t i) { return after_move(us, i, b, false, j, to, cap, q); };
+    return [this, us, &b, diagonal, j, to, cap, q](std::uint64_t i) {
+      return after_move(us, i, b, diagonal, j, to, cap, q);
+    };
   };
   // A successor placement whose index in table T is C + field(g(s)) for every square s of the last
   // man (the last man is T's last man, without identical men, and T's symmetry g is fixed by the
@@ -702,7 +713,7 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
               fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, j, s, last, q));
             }
           }
-        } else if (pt != PieceType::King && one_field_[uj] && !capture_of_last.swapped &&
+        } else if (pt != PieceType::King && one_field_[uj] && !diagonal && !capture_of_last.swapped &&
                    capture_of_last.table->index.has_pawns() == idx_.has_pawns()) {
           // The subtable has our kings in the same slot (same scheme, identity symmetry: the row is
           // off the diagonal) and man j alone in its field: its index is linear in j's square.
@@ -781,7 +792,7 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
         const int slot = slot_of_[static_cast<std::size_t>(to_index(w) * 64 + to_index(bk))];
         shifted = slot >= 0;
         delta = (slot - b.kk) * stride_[0];
-      } else if (one_field_[uj]) {
+      } else if (one_field_[uj] && !diagonal) {  // diagonal: the kings stay on a1-h8
         shifted = true;
         delta = (field_of(pt, to) - field_of(pt, from)) * stride_[uj];
       }
@@ -801,53 +812,86 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
     }
   }
 
-  // 2. Moves of the last man when it is ours and a piece without identical men (else entry() makes
-  // them entry by entry).
-  if constexpr (R == 64) {
-    if (last_is_ours && last_quiet_by_row_) {
-      // Quiet moves: the successor is the same row of the other side's arrays, shifted by the
-      // move's square difference (padded copies, so that a shifted read stays inside).
-      alignas(64) std::uint8_t pad_w[3 * 64];
-      alignas(64) std::uint8_t pad_b[3 * 64];
-      std::memset(pad_w, kNoMove, sizeof pad_w);
-      std::memset(pad_b, kNoMove, sizeof pad_b);
-      std::memcpy(pad_w + 64, succ_w + row_base, 64);
-      std::memcpy(pad_b + 64, succ_b + row_base, 64);
-      // Destinations where the last man leaves our king attacked.
-      const Bitboard quiet_ok = ~occ0 & ~hits(them, ksq, occ0, -1, false);
-      const auto leap = [&](const auto& steps) {
-        for (const Step& st : steps) {
-          const Bitboard to = st.apply(ok) & quiet_ok;
-          if (to) fold_row<R>(bw, bb, pad_w + 64 + st.d, pad_b + 64 + st.d, Step::back(to, st.d));
+  // 2. Moves of the last man when it is ours and has no identical men, off a1-h8 (else entry()
+  // makes them entry by entry).
+  const bool last_by_row = last_by_row_ && !diagonal;
+  if (last_is_ours && last_by_row) {
+    // Quiet moves: the successor is the same row of the other side's arrays, shifted by the
+    // move's field difference (padded copies, so that a shifted read stays inside).
+    alignas(64) std::uint8_t pad_w[3 * 64];
+    alignas(64) std::uint8_t pad_b[3 * 64];
+    std::memset(pad_w, kNoMove, sizeof pad_w);
+    std::memset(pad_b, kNoMove, sizeof pad_b);
+    std::memcpy(pad_w + 64, succ_w + row_base, R);
+    std::memcpy(pad_b + 64, succ_b + row_base, R);
+    const auto fold_shifted = [&](Bitboard to, int d) {
+      if (to) fold_row<R>(bw, bb, pad_w + 64 + d, pad_b + 64 + d, Step::back(to, d) >> shift);
+    };
+    // Destinations where the last man leaves our king attacked.
+    const Bitboard quiet_ok = ~occ0 & ~hits(them, ksq, occ0, -1, false);
+    const auto leap = [&](const auto& steps) {
+      for (const Step& st : steps) fold_shifted(st.apply(ok) & quiet_ok, st.d);
+    };
+    const auto slide = [&](const auto& steps) {
+      for (const Step& st : steps) {
+        Bitboard cur = ok;
+        for (int k = 1; k < 8; ++k) {
+          cur = st.apply(cur);
+          if (!cur) break;
+          fold_shifted(cur & quiet_ok, k * st.d);
+          cur &= ~occ0;
         }
-      };
-      const auto slide = [&](const auto& steps) {
-        for (const Step& st : steps) {
-          Bitboard cur = ok;
-          for (int k = 1; k < 8; ++k) {
-            cur = st.apply(cur);
-            if (!cur) break;
-            const Bitboard to = cur & quiet_ok;
-            if (to) fold_row<R>(bw, bb, pad_w + 64 + k * st.d, pad_b + 64 + k * st.d, Step::back(to, k * st.d));
-            cur &= ~occ0;
-          }
-        }
-      };
-      if (last_type == PieceType::Knight) leap(kKnightSteps);
-      if (last_type == PieceType::Rook || last_type == PieceType::Queen) slide(kRookSteps);
-      if (last_type == PieceType::Bishop || last_type == PieceType::Queen) slide(kBishopSteps);
-      // Captures of their man c on cs: one successor for every square the last man captures from;
-      // legal unless another of their men attacks our king (the last man's square is vacated,
-      // cs stays occupied).
-      for (int a = 1; a < n_them; ++a) {
-        const int c = theirs[static_cast<std::size_t>(a)];
-        const Square cs = b.sq[static_cast<std::size_t>(c)];
-        Bitboard from = attackers_from(last_pc, cs, occ0) & ok;
-        if (!from || (hits(them, ksq, occ0, c, false) & square_bb(cs))) continue;
-        b.sq[ul] = lsb(from);
-        const Values v = after_move(us, row_base, b, false, last, cs, c, -1);
-        while (from) {
-          const int f = to_index(pop_lsb(from)) - shift;
+      }
+    };
+    if (last_type == PieceType::Knight) leap(kKnightSteps);
+    if (last_type == PieceType::Rook || last_type == PieceType::Queen) slide(kRookSteps);
+    if (last_type == PieceType::Bishop || last_type == PieceType::Queen) slide(kBishopSteps);
+    if (last_type == PieceType::Pawn) {
+      const Step forward{up, ~Bitboard{0}};
+      const Bitboard promotion_rank = rank_bb(us == Color::White ? 7 : 0);
+      const Bitboard one = forward.apply(ok) & ~occ0;  // single pushes' destinations
+      fold_shifted(one & quiet_ok & ~promotion_rank, up);
+      // Promotions: a subtable per piece, square by square (at most 8 origins).
+      for (Bitboard w = one & quiet_ok & promotion_rank; w;) {
+        const Square to = pop_lsb(w);
+        const Square s = square_at(to_index(to) - up);
+        const int f = to_index(s) - shift;
+        b.sq[ul] = s;
+        for (int q = 0; q < 4; ++q)
+          fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, last, to, -1, q));
+      }
+      // Double pushes; beside one of their pawns the successor may carry an en passant right
+      // (through a Position).
+      Bitboard two = forward.apply(one & rank_bb(us == Color::White ? 2 : 5)) & ~occ0 & quiet_ok;
+      Bitboard ep = 0;
+      for (Bitboard w = two; w;) {
+        const Square to = pop_lsb(w);
+        if (pawn_attacks(us, square_at(to_index(to) - up)) & their_pawns0) ep |= square_bb(to);
+      }
+      fold_shifted(two & ~ep, 2 * up);
+      while (ep) {
+        const Square to = pop_lsb(ep);
+        const Square s = square_at(to_index(to) - 2 * up);
+        const int f = to_index(s) - shift;
+        b.sq[ul] = s;
+        const Position pos = Position::from_men(pc_.data(), b.sq.data(), n_, us);
+        fold(bw[f], bb[f], position_values(pos.after(Move::make(s, to))));
+      }
+    }
+    // Captures of their man c on cs: one successor (per promotion piece) for every square the
+    // last man captures from; legal unless another of their men attacks our king (the last man's
+    // square is vacated, cs stays occupied).
+    for (int a = 1; a < n_them; ++a) {
+      const int c = theirs[static_cast<std::size_t>(a)];
+      const Square cs = b.sq[static_cast<std::size_t>(c)];
+      const Bitboard from = attackers_from(last_pc, cs, occ0) & ok;
+      if (!from || (hits(them, ksq, occ0, c, false) & square_bb(cs))) continue;
+      b.sq[ul] = lsb(from);
+      const bool promotes = last_type == PieceType::Pawn && relative_rank(us, cs) == 7;
+      for (int q = promotes ? 0 : -1; q < (promotes ? 4 : 0); ++q) {
+        const Values v = after_move(us, row_base, b, false, last, cs, c, q);
+        for (Bitboard w = from; w;) {
+          const int f = to_index(pop_lsb(w)) - shift;
           fold(bw[f], bb[f], v);
         }
       }
@@ -855,7 +899,7 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
   }
 
   // 3. Entry by entry: the verdict (and the last man's moves when they were not folded by rows).
-  const bool last_by_entry = last_is_ours && !last_quiet_by_row_;
+  const bool last_by_entry = last_is_ours && !last_by_row;
   for (int f = 0; f < R; ++f) {
     const std::uint64_t i = row_base + static_cast<std::uint64_t>(f);
     const Square s = square_at(f + shift);
@@ -870,7 +914,7 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
       b.by_color = by0;
       b.by_color[color_of(last_pc)] |= sb;
       b.occ = occ0 | sb;
-      st = entry(us, i, b, false, Which::Last, bw[f], bb[f]);
+      st = entry(us, i, b, diagonal, Which::Last, bw[f], bb[f]);
     }
     compare(i, finish_entry(st, us, bw[f], bb[f]));
   }
@@ -892,12 +936,6 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
       if (out.first.size() < max_report) out.first.push_back(Mismatch{i, x, g, static_cast<std::uint8_t>(e[x])});
     }
   };
-  // One entry through entry() with every move (the per-entry form).
-  const auto whole_entry = [&](std::uint64_t i, const Board& b, bool diagonal_kings) {
-    std::uint8_t bw = kNoMove, bb = kNoMove;
-    const EntryState st = entry(us, i, b, diagonal_kings, Which::All, bw, bb);
-    compare(i, finish_entry(st, us, bw, bb));
-  };
   Board b;
   b.kk = kk;
   if (idx_.has_pawns()) {
@@ -913,17 +951,18 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
     for (std::uint64_t i = base; i < base + slot_size; ++i) compare(i, kInvalidValues);
     return;
   }
-  if (n_ == 2) {
+  if (n_ == 2) {  // KvK: one entry, through entry() with every move
     b.by_color[Color::White] = square_bb(b.sq[0]);
     b.by_color[Color::Black] = square_bb(b.sq[1]);
     b.occ = b.by_color[Color::White] | b.by_color[Color::Black];
-    whole_entry(base, b, diagonal_kings);
+    std::uint8_t bw = kNoMove, bb = kNoMove;
+    const EntryState st = entry(us, base, b, diagonal_kings, Which::All, bw, bb);
+    compare(base, finish_entry(st, us, bw, bb));
     return;
   }
   const int last = n_ - 1;
   const auto ul = static_cast<std::size_t>(last);
   const PieceType last_type = pt_[ul];
-  const Color last_color = color_of(pc_[ul]);
   const int range = last_type == PieceType::Pawn ? 48 : 64;
   const std::uint64_t rows = slot_size / static_cast<std::uint64_t>(range);
   for (std::uint64_t r = 0; r < rows; ++r) {
@@ -949,28 +988,10 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
       for (int f = 0; f < range; ++f) compare(row_base + static_cast<std::uint64_t>(f), kInvalidValues);
       continue;
     }
-    if (!diagonal_kings) {
-      if (range == 64) {
-        check_row<64>(us, row_base, b, by_color, compare);
-      } else {
-        check_row<48>(us, row_base, b, by_color, compare);
-      }
-      continue;
-    }
-    // Both kings on a1-h8: a successor's symmetry depends on every man; entry by entry.
-    const Bitboard prefix_occ = by_color[Color::White] | by_color[Color::Black];
-    for (int f = 0; f < range; ++f) {
-      const std::uint64_t i = row_base + static_cast<std::uint64_t>(f);
-      const Square s = square_of_field(last_type, f);
-      b.sq[ul] = s;
-      if ((prefix_occ & square_bb(s)) || (same_as_prev_[ul] && b.sq[ul - 1] > s) || idx_.encode(b.sq) != i) {
-        compare(i, kInvalidValues);
-        continue;
-      }
-      b.by_color = by_color;
-      b.by_color[last_color] |= square_bb(s);
-      b.occ = prefix_occ | square_bb(s);
-      whole_entry(i, b, true);
+    if (range == 64) {
+      check_row<64>(us, row_base, b, by_color, diagonal_kings, compare);
+    } else {
+      check_row<48>(us, row_base, b, by_color, diagonal_kings, compare);
     }
   }
 }
