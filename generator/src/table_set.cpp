@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <new>
 
@@ -59,7 +60,9 @@ std::uint8_t TableSet::value(const Position& pos, Color mated) const {
   return t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), ~mated))][i];
 }
 
-Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m) {
+namespace {
+
+Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& path, const Material& m) {
   auto f = TableFile::open(path, m);
   if (!f) return f.error();
   auto t = std::make_unique<LoadedTable>();
@@ -74,6 +77,7 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
     return make_error(ErrorCode::OutOfMemory, path + ": cannot allocate " + std::to_string(n * 4) + " bytes");
   }
   std::vector<std::pair<std::uint64_t, Error>> errors;  // by block: report the first, as read_array
+  std::atomic<bool> out_of_memory{false};
   // Per array: entries with a finite value and with none, counted while each block is in cache.
   std::array<std::uint64_t, kNumArrays> finite{};
   std::array<std::uint64_t, kNumArrays> none{};
@@ -84,36 +88,42 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
     std::array<std::uint64_t, kNumArrays> my_none{};
 #pragma omp for schedule(dynamic, 1)
     for (std::uint64_t b = 0; b < per_array * kNumArrays; ++b) {
-      const std::uint64_t first = (b % per_array) * kBlockEntries;
-      const Status st = f->read_block(static_cast<std::uint32_t>(b), buf);
-      // The solver extends subtable values by 1 or 2 plies (a capture, or a double push and the en
-      // passant capture): a value within 2 of the format's limit cannot be extended. Real tables
-      // stay far below it; refusing such a file keeps a crafted one from aborting the solver.
-      // One branch-free pass (vectorised) that also counts.
-      unsigned unextendable = 0;
-      std::uint32_t nf = 0;  // a block holds fewer than 2^32 entries
-      std::uint32_t nn = 0;
-      for (const std::uint8_t v : buf) {
-        unextendable |=
-            static_cast<unsigned>(v >= DthmCode::kMaxDthm - 1) & static_cast<unsigned>(v <= DthmCode::kMaxDthm);
-        nf += v <= DthmCode::kMaxDthm ? 1 : 0;
-        nn += v == DthmCode::kNone ? 1 : 0;
-      }
-      if (st && unextendable) {
+      // A failed allocation (the reader's buffers, an error message) must not leave the parallel
+      // region: it is recorded, and becomes the table's out-of-memory error after it.
+      try {
+        const std::uint64_t first = (b % per_array) * kBlockEntries;
+        const Status st = f->read_block(static_cast<std::uint32_t>(b), buf);
+        // The solver extends subtable values by 1 or 2 plies (a capture, or a double push and the en
+        // passant capture): a value within 2 of the format's limit cannot be extended. Real tables
+        // stay far below it; refusing such a file keeps a crafted one from aborting the solver.
+        // One branch-free pass (vectorised) that also counts.
+        unsigned unextendable = 0;
+        std::uint32_t nf = 0;  // a block holds fewer than 2^32 entries
+        std::uint32_t nn = 0;
+        for (const std::uint8_t v : buf) {
+          unextendable |=
+              static_cast<unsigned>(v >= DthmCode::kMaxDthm - 1) & static_cast<unsigned>(v <= DthmCode::kMaxDthm);
+          nf += v <= DthmCode::kMaxDthm ? 1 : 0;
+          nn += v == DthmCode::kNone ? 1 : 0;
+        }
+        if (st && unextendable) {
 #pragma omp critical(load_table_errors)
-        errors.emplace_back(
-            b, make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " holds a DTHM of " +
-                                                       std::to_string(DthmCode::kMaxDthm - 1) +
-                                                       " plies or more, which the solver cannot extend"));
-      } else if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
-        std::memcpy(t->arrays[static_cast<std::size_t>(b / per_array)].data() + first, buf.data(), buf.size());
-        my_finite[static_cast<std::size_t>(b / per_array)] += nf;
-        my_none[static_cast<std::size_t>(b / per_array)] += nn;
-      } else {
+          errors.emplace_back(
+              b, make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " holds a DTHM of " +
+                                                         std::to_string(DthmCode::kMaxDthm - 1) +
+                                                         " plies or more, which the solver cannot extend"));
+        } else if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
+          std::memcpy(t->arrays[static_cast<std::size_t>(b / per_array)].data() + first, buf.data(), buf.size());
+          my_finite[static_cast<std::size_t>(b / per_array)] += nf;
+          my_none[static_cast<std::size_t>(b / per_array)] += nn;
+        } else {
 #pragma omp critical(load_table_errors)
-        errors.emplace_back(
-            b, st ? make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " has the wrong size")
-                  : st.error());
+          errors.emplace_back(
+              b, st ? make_error(ErrorCode::CorruptTable, path + ": block " + std::to_string(b) + " has the wrong size")
+                    : st.error());
+        }
+      } catch (const std::bad_alloc&) {
+        out_of_memory.store(true, std::memory_order_relaxed);
       }
     }
 #pragma omp critical(load_table_counts)
@@ -122,6 +132,8 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
       none[a] += my_none[a];
     }
   }
+  if (out_of_memory.load())
+    return make_error(ErrorCode::OutOfMemory, path + ": out of memory while reading its blocks");
   if (!errors.empty()) {
     return std::min_element(errors.begin(), errors.end(),
                             [](const auto& x, const auto& y) { return x.first < y.first; })
@@ -141,6 +153,18 @@ Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const M
     }
   }
   return t;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m) {
+  // Any allocation outside the parallel block loop (which turns its own into errors): the
+  // table's out-of-memory error, not the process's.
+  try {
+    return load_table_unguarded(path, m);
+  } catch (const std::bad_alloc&) {
+    return make_error(ErrorCode::OutOfMemory, path + ": out of memory while loading it");
+  }
 }
 
 }  // namespace deadpos
