@@ -703,16 +703,12 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
       if (legal) {
         const Target& capture_of_last = *capture_of_last_p;
         const bool promotes = pt == PieceType::Pawn && relative_rank(us, lsb(legal)) == 7;
+        // Man j captures the last man where per_entry() has put it.
+        const auto captures_last = [&, j](int q) {
+          return [&, j, q](std::uint64_t i) { return after_move(us, i, b, false, j, b.sq[ul], last, q); };
+        };
         if (promotes) {
-          for (int q = 0; q < 4; ++q) {
-            Bitboard w = legal;
-            while (w) {
-              const Square s = pop_lsb(w);
-              const int f = to_index(s) - shift;
-              b.sq[ul] = s;
-              fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, j, s, last, q));
-            }
-          }
+          for (int q = 0; q < 4; ++q) per_entry(legal, captures_last(q));
         } else if (pt != PieceType::King && one_field_[uj] && !diagonal && !capture_of_last.swapped &&
                    capture_of_last.table->index.has_pawns() == idx_.has_pawns()) {
           // The subtable has our kings in the same slot (same scheme, identity symmetry: the row is
@@ -726,21 +722,12 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
               capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
           const std::uint8_t* cb =
               capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
-          Bitboard w = legal;
-          while (w) {
-            const Square s = pop_lsb(w);
-            const int f = to_index(s) - shift;
-            const std::uint64_t n = base0 + static_cast<std::uint64_t>(field_of(pt, s)) * stride_j;
-            fold(bw[f], bb[f], Values{{cw[n], cb[n]}});
-          }
+          per_entry(legal, [&](std::uint64_t) {
+            const std::uint64_t n = base0 + static_cast<std::uint64_t>(field_of(pt, b.sq[ul])) * stride_j;
+            return Values{{cw[n], cb[n]}};
+          });
         } else {
-          Bitboard w = legal;
-          while (w) {
-            const Square s = pop_lsb(w);
-            const int f = to_index(s) - shift;
-            b.sq[ul] = s;
-            fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, j, s, last, -1));
-          }
+          per_entry(legal, captures_last(-1));
         }
       }
     }
@@ -852,31 +839,25 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
       const Bitboard one = forward.apply(ok) & ~occ0;  // single pushes' destinations
       fold_shifted(one & quiet_ok & ~promotion_rank, up);
       // Promotions: a subtable per piece, square by square (at most 8 origins).
-      for (Bitboard w = one & quiet_ok & promotion_rank; w;) {
-        const Square to = pop_lsb(w);
-        const Square s = square_at(to_index(to) - up);
-        const int f = to_index(s) - shift;
-        b.sq[ul] = s;
-        for (int q = 0; q < 4; ++q)
-          fold(bw[f], bb[f], after_move(us, row_base + static_cast<std::uint64_t>(f), b, false, last, to, -1, q));
+      const Bitboard promoting = Step::back(one & quiet_ok & promotion_rank, up);
+      for (int q = 0; q < 4; ++q) {
+        per_entry(promoting, [&, q](std::uint64_t i) {
+          return after_move(us, i, b, false, last, square_at(to_index(b.sq[ul]) + up), -1, q);
+        });
       }
       // Double pushes; beside one of their pawns the successor may carry an en passant right
       // (through a Position).
-      Bitboard two = forward.apply(one & rank_bb(us == Color::White ? 2 : 5)) & ~occ0 & quiet_ok;
+      const Bitboard two = forward.apply(one & rank_bb(us == Color::White ? 2 : 5)) & ~occ0 & quiet_ok;
       Bitboard ep = 0;
       for (Bitboard w = two; w;) {
         const Square to = pop_lsb(w);
         if (pawn_attacks(us, square_at(to_index(to) - up)) & their_pawns0) ep |= square_bb(to);
       }
       fold_shifted(two & ~ep, 2 * up);
-      while (ep) {
-        const Square to = pop_lsb(ep);
-        const Square s = square_at(to_index(to) - 2 * up);
-        const int f = to_index(s) - shift;
-        b.sq[ul] = s;
+      per_entry(Step::back(ep, 2 * up), [&](std::uint64_t) {
         const Position pos = Position::from_men(pc_.data(), b.sq.data(), n_, us);
-        fold(bw[f], bb[f], position_values(pos.after(Move::make(s, to))));
-      }
+        return position_values(pos.after(Move::make(b.sq[ul], square_at(to_index(b.sq[ul]) + 2 * up))));
+      });
     }
     // Captures of their man c on cs: one successor (per promotion piece) for every square the
     // last man captures from; legal unless another of their men attacks our king (the last man's
