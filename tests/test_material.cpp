@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "deadpos/material.h"
 #include "deadpos/position.h"
+#include "support/random_position.h"
 #include "test_util.h"
 
 namespace deadpos {
@@ -125,6 +127,64 @@ TEST(Material, OfPosition) {
 
 // Hand-listed successors: every capture of one man (by the other side) and every promotion, in
 // canonical orientation, without duplicates.
+// successor_sides(): the same materials as successors(), and every capture or promotion played in
+// random legal positions of every <=5-man material enters a listed subtable with a listed side to
+// move, read in the subtable's canonical orientation (colour-swapped: the side to move swaps). The
+// generator and the verifier load only the listed sides, so a side missing here would be read
+// unloaded.
+TEST(Material, SuccessorSidesCoverEveryCaptureAndPromotion) {
+  std::mt19937_64 rng(0x5dde5);
+  int exits = 0;
+  int promotions = 0;
+  for (const Material& m : all_materials(5)) {
+    const std::vector<SuccessorSides> sides = m.successor_sides();
+    std::vector<Material> mats;
+    for (const SuccessorSides& s : sides) mats.push_back(s.material);
+    ASSERT_EQ(mats, m.successors()) << m.key();
+    for (int i = 0; i < 1000; ++i) {
+      const Position pos = test::random_position(m, rng);
+      for (Move mv : pos.legal_moves()) {
+        const Position after = pos.after(mv);
+        const Material sub = Material::of(after);
+        if (sub == m) continue;
+        ++exits;
+        if (mv.kind() == Move::Kind::Promotion) ++promotions;
+        const Material canonical = sub.is_canonical() ? sub : sub.swapped();
+        const Color stm = sub.is_canonical() ? after.side_to_move() : ~after.side_to_move();
+        const auto it =
+            std::find_if(sides.begin(), sides.end(), [&](const SuccessorSides& s) { return s.material == canonical; });
+        ASSERT_NE(it, sides.end()) << m.key() << " -> " << canonical.key();
+        ASSERT_TRUE(it->side_to_move[stm]) << m.key() << " -> " << canonical.key() << " with "
+                                           << (stm == Color::White ? "White" : "Black") << " to move";
+      }
+    }
+  }
+  // The sample exercises both kinds of exit (counts of this seed: well above these floors).
+  EXPECT_GT(exits, 50000);
+  EXPECT_GT(promotions, 2000);
+}
+
+// Hand-derived sides: a capture of a man of colour c leaves c to move; a promotion of c leaves ~c
+// to move; a colour-swapped subtable swaps the side to move.
+TEST(Material, SuccessorSidesHandListed) {
+  auto sides_of = [](const std::string& key) {
+    std::set<std::string> out;
+    for (const SuccessorSides& s : parsed(key).successor_sides()) {
+      out.insert(s.material.key() + (s.side_to_move[Color::White] ? " w" : "") +
+                 (s.side_to_move[Color::Black] ? " b" : ""));
+    }
+    return out;
+  };
+  // KPvKP: White takes the pawn (KPvK, Black to move) or Black does (KvKP = KPvK swapped: White to
+  // move becomes Black); White promotes (KQvKP, Black to move) or Black does (KPvKQ = KQvKP swapped).
+  EXPECT_EQ(sides_of("KPvKP"), (std::set<std::string>{"KPvK b", "KQvKP b", "KRvKP b", "KBvKP b", "KNvKP b"}));
+  // KNvKP: Black promoting to a knight enters the symmetric KNvKN (no swap) with White to move.
+  EXPECT_EQ(sides_of("KNvKP"), (std::set<std::string>{"KNvK b", "KPvK b", "KQvKN b", "KRvKN b", "KBvKN b", "KNvKN w",
+                                                      "KQvK b", "KRvK b", "KBvK b"}));
+  // KNNvKN: Black takes a knight (KNvKN, White to move); White takes the knight (KNNvK, Black).
+  EXPECT_EQ(sides_of("KNNvKN"), (std::set<std::string>{"KNvKN w", "KNNvK b"}));
+}
+
 TEST(Material, SuccessorsHandListed) {
   // KRPvK: Black captures the rook (KPvK) or the pawn (KRvK); the pawn promotes to Q, R, B or N
   // (KQRvK, KRRvK, KRBvK, KRNvK). Black has no men to capture and no pawn to promote.

@@ -29,8 +29,44 @@ Loaded load(const std::string& key) {
   auto t = load_table(test::tables_dir() + "/" + table_file_name(m), m);
   EXPECT_TRUE(t.ok()) << key;
   Loaded l{std::move(*t), std::make_unique<TableSet>(test::tables_dir())};
-  for (const Material& s : m.successors()) EXPECT_TRUE(l.subs->require(s).ok()) << s.key();
+  // Only the sides to move the table's moves enter, as `deadpos verify` loads them: a read of
+  // another side by either verifier stops the test (DEADPOS_CHECK).
+  for (const SuccessorSides& s : m.successor_sides())
+    EXPECT_TRUE(l.subs->require(s.material, s.side_to_move).ok()) << s.material.key();
   return l;
+}
+
+// TableSet with one side to move: the other side's arrays stay empty until a require() asks for
+// it (then the table is reloaded with both), and retain_only() frees the sides no longer named.
+TEST(TableSetSides, LoadsOnlyTheSidesAsked) {
+  const Material kpk = test::material("KPvK");
+  TableSet set(test::tables_dir());
+  ASSERT_TRUE(set.require(kpk, ByColor<bool>{{false, true}}).ok());
+  const LoadedTable* t = set.find(kpk);
+  ASSERT_NE(t, nullptr);
+  EXPECT_FALSE(t->has_side(Color::White));
+  EXPECT_TRUE(t->has_side(Color::Black));
+  EXPECT_TRUE(t->arrays[0].empty() && t->arrays[1].empty());
+  EXPECT_EQ(t->arrays[2].size(), t->index.size());
+  EXPECT_EQ(t->arrays[3].size(), t->index.size());
+  const std::vector<std::uint8_t> black_w = t->arrays[2];
+
+  ASSERT_TRUE(set.require(kpk, ByColor<bool>{{true, false}}).ok());
+  t = set.find(kpk);
+  EXPECT_TRUE(t->has_side(Color::White));
+  EXPECT_TRUE(t->has_side(Color::Black));  // the side already present is kept
+  EXPECT_EQ(t->arrays[2], black_w);
+  auto whole = load_table(test::tables_dir() + "/" + table_file_name(kpk), kpk);
+  ASSERT_TRUE(whole.ok());
+  for (std::size_t a = 0; a < kNumArrays; ++a) EXPECT_EQ(t->arrays[a], (*whole)->arrays[a]) << "array " << a;
+
+  set.retain_only(std::vector<SuccessorSides>{{kpk, ByColor<bool>{{true, false}}}});
+  t = set.find(kpk);
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->has_side(Color::White));
+  EXPECT_FALSE(t->has_side(Color::Black));
+  set.retain_only(std::vector<SuccessorSides>{});
+  EXPECT_EQ(set.find(kpk), nullptr);
 }
 
 // The reference on one thread (its reports are then in index order).

@@ -100,39 +100,50 @@ std::vector<Piece> Material::non_king_men() const {
   return out;
 }
 
-std::vector<Material> Material::successors() const {
-  std::vector<Material> out;
-  auto add = [&](const Material& m) {
+std::vector<SuccessorSides> Material::successor_sides() const {
+  std::vector<SuccessorSides> out;
+  // m: the material after a move of ~next (next is to move). The canonical table holds it as it is,
+  // or colour-swapped, where the side to move swaps too.
+  auto add = [&](const Material& m, Color next) {
     const Material cm = m.canonical();
-    if (std::find(out.begin(), out.end(), cm) == out.end()) out.push_back(cm);
+    const Color stm = m.is_canonical() ? next : ~next;
+    auto it = std::find_if(out.begin(), out.end(), [&](const SuccessorSides& s) { return s.material == cm; });
+    if (it == out.end()) it = out.insert(out.end(), SuccessorSides{cm, {}});
+    it->side_to_move[stm] = true;
   };
   for (Color c : {Color::White, Color::Black}) {
-    // Captures of a man of colour c.
+    // Captures of a man of colour c (by ~c: c is to move after them).
     for (PieceType pt : kKeyOrder) {
       if (count[c][pt] == 0) continue;
       Material m = *this;
       m.count[c][pt]--;
-      add(m);
+      add(m, c);
       // Capture by a promoting pawn of the other side (pawn becomes Q/R/B/N, man of c removed).
       if (count[~c][PieceType::Pawn] > 0 && pt != PieceType::Pawn) {
         for (PieceType promo : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight}) {
           Material m2 = m;
           m2.count[~c][PieceType::Pawn]--;
           m2.count[~c][promo]++;
-          add(m2);
+          add(m2, c);
         }
       }
     }
-    // Promotions without capture.
+    // Promotions of c without capture (~c is to move after them).
     if (count[c][PieceType::Pawn] > 0) {
       for (PieceType promo : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight}) {
         Material m = *this;
         m.count[c][PieceType::Pawn]--;
         m.count[c][promo]++;
-        add(m);
+        add(m, ~c);
       }
     }
   }
+  return out;
+}
+
+std::vector<Material> Material::successors() const {
+  std::vector<Material> out;
+  for (const SuccessorSides& s : successor_sides()) out.push_back(s.material);
   return out;
 }
 

@@ -30,6 +30,7 @@ struct SubMap {
   // them: (them to move, target) or, colour-swapped, (us to move, the other target)).
   const std::uint8_t* array(Color us, Color target) const {
     const int a = swapped ? array_of(us, ~target) : array_of(~us, target);
+    DEADPOS_CHECK(table->has_side(swapped ? us : ~us));  // loaded sides: SuccessorSides
     return table->arrays[static_cast<std::size_t>(a)].data();
   }
 };

@@ -10,10 +10,19 @@
 
 namespace deadpos {
 
-Status TableSet::require(const Material& canonical) {
-  if (find(canonical)) return Ok{};
+Status TableSet::require(const Material& canonical, ByColor<bool> sides) {
+  if (const LoadedTable* present = find(canonical)) {
+    bool missing = false;
+    for (Color s : {Color::White, Color::Black}) {
+      if (present->has_side(s))
+        sides[s] = true;
+      else
+        missing = missing || sides[s];
+    }
+    if (!missing) return Ok{};
+  }
   const std::string path = dir_ + "/" + table_file_name(canonical);
-  auto t = load_table(path, canonical);
+  auto t = load_table(path, canonical, sides);
   if (!t) {
     // The reader's category as it is: MissingTable only for an absent file, Io for one that cannot
     // be read (a directory, a FIFO, no permission), CorruptTable for bad bytes.
@@ -39,6 +48,23 @@ void TableSet::retain_only(const std::vector<Material>& keep) {
   std::erase_if(tables_, [&](const auto& e) { return std::find(keep.begin(), keep.end(), e.first) == keep.end(); });
 }
 
+void TableSet::retain_only(const std::vector<SuccessorSides>& keep) {
+  std::erase_if(tables_, [&](const auto& e) {
+    return std::none_of(keep.begin(), keep.end(), [&](const SuccessorSides& k) { return k.material == e.first; });
+  });
+  for (auto& [m, t] : tables_) {
+    for (const SuccessorSides& k : keep) {
+      if (k.material != m) continue;
+      for (Color s : {Color::White, Color::Black}) {
+        if (k.side_to_move[s]) continue;
+        for (Color x : {Color::White, Color::Black}) {
+          std::vector<std::uint8_t>().swap(t->arrays[static_cast<std::size_t>(array_of(s, x))]);  // frees it
+        }
+      }
+    }
+  }
+}
+
 const LoadedTable* TableSet::find(const Material& canonical) const {
   for (const auto& [m, t] : tables_)
     if (m == canonical) return t.get();
@@ -50,19 +76,22 @@ std::uint8_t TableSet::value(const Position& pos, Color mated) const {
   if (m.is_canonical()) {
     const LoadedTable* t = find(m);
     DEADPOS_CHECK(t != nullptr);
+    DEADPOS_CHECK(t->has_side(pos.side_to_move()));
     const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
     return t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), mated))][i];
   }
   const Position sw = pos.color_swapped();
   const LoadedTable* t = find(m.swapped());
   DEADPOS_CHECK(t != nullptr);
+  DEADPOS_CHECK(t->has_side(sw.side_to_move()));
   const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
   return t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), ~mated))][i];
 }
 
 namespace {
 
-Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& path, const Material& m) {
+Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& path, const Material& m,
+                                                          ByColor<bool> sides) {
   auto f = TableFile::open(path, m);
   if (!f) return f.error();
   auto t = std::make_unique<LoadedTable>();
@@ -71,8 +100,11 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
   // subtables of a pawn table is 2 GB of zstd output.
   const std::uint64_t n = t->index.size();
   const std::uint64_t per_array = (n + kBlockEntries - 1) / kBlockEntries;
+  // Arrays 0, 1 are White to move, 2, 3 Black to move (docs/format.md section 3).
+  const auto loaded = [&](std::size_t a) { return sides[a < 2 ? Color::White : Color::Black]; };
   try {
-    for (auto& a : t->arrays) a.resize(n);
+    for (std::size_t a = 0; a < kNumArrays; ++a)
+      if (loaded(a)) t->arrays[a].resize(n);
   } catch (const std::bad_alloc&) {
     return make_error(ErrorCode::OutOfMemory, path + ": cannot allocate " + std::to_string(n * 4) + " bytes");
   }
@@ -88,6 +120,7 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
     std::array<std::uint64_t, kNumArrays> my_none{};
 #pragma omp for schedule(dynamic, 1)
     for (std::uint64_t b = 0; b < per_array * kNumArrays; ++b) {
+      if (!loaded(static_cast<std::size_t>(b / per_array))) continue;
       // A failed allocation (the reader's buffers, an error message) must not leave the parallel
       // region: it is recorded, and becomes the table's out-of-memory error after it.
       try {
@@ -142,6 +175,7 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
   // The header's per-array counts (docs/format.md section 2) against the arrays: the reader's open
   // checks only that they fit the layout.
   for (std::size_t a = 0; a < kNumArrays; ++a) {
+    if (!loaded(a)) continue;
     const ArraySummary& h = f->header().summary[a];
     if (h.finite != finite[a] || h.none != none[a]) {
       return make_error(ErrorCode::CorruptTable,
@@ -157,11 +191,11 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
 
 }  // namespace
 
-Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m) {
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m, ByColor<bool> sides) {
   // Any allocation outside the parallel block loop (which turns its own into errors): the
   // table's out-of-memory error, not the process's.
   try {
-    return load_table_unguarded(path, m);
+    return load_table_unguarded(path, m, sides);
   } catch (const std::bad_alloc&) {
     return make_error(ErrorCode::OutOfMemory, path + ": out of memory while loading it");
   }

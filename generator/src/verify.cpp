@@ -276,6 +276,7 @@ class Verifier {
     return t;
   }
   Values values_in(const LoadedTable& t, std::uint64_t i, Color stm) const {
+    DEADPOS_CHECK(t.has_side(stm));  // a subtable holds the sides its parent enters (SuccessorSides)
     return Values{{t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))][i],
                    t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))][i]}};
   }
@@ -637,6 +638,7 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
     const Square s0 = lsb(where);
     b.sq[ul] = s0;
     const std::uint64_t c = index_of() - static_cast<std::uint64_t>(to_index(apply_symmetry(g, s0)) - shift);
+    DEADPOS_CHECK(T.has_side(them));
     const std::uint8_t* aw = T.arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
     const std::uint8_t* ab = T.arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
     if (g == 0) {
@@ -718,6 +720,7 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
           const Square s0 = lsb(legal);
           const std::uint64_t base0 =
               target_index(capture_of_last, b, j, s0, last) - static_cast<std::uint64_t>(field_of(pt, s0)) * stride_j;
+          DEADPOS_CHECK(capture_of_last.table->has_side(them));
           const std::uint8_t* cw =
               capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
           const std::uint8_t* cb =
@@ -1066,7 +1069,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       continue;
     }
     // A damaged subtable makes this table's check meaningless: find the first one.
-    set.retain_only(m.successors());
+    set.retain_only(m.successor_sides());
     // How a subtable that could not be used is described: absent, unreadable for lack of memory
     // (the file may be intact), or damaged.
     const auto state_word = [](ErrorCode c) {
@@ -1074,7 +1077,8 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
              : c == ErrorCode::OutOfMemory ? "not loadable (out of memory)"
                                            : "damaged";
     };
-    for (const Material& s : m.successors()) {
+    for (const SuccessorSides& ss : m.successor_sides()) {
+      const Material& s = ss.material;
       const std::string sk = s.key();
       if (auto it = verdict_of.find(sk); it != verdict_of.end() && out[it->second].state != State::Ok) {
         const TableVerdict& sv = out[it->second];
@@ -1088,7 +1092,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       }
       auto bad = unloadable.find(sk);
       if (bad == unloadable.end()) {
-        const Status st = set.require(s);
+        const Status st = set.require(s, ss.side_to_move);
         if (st) continue;
         bad = unloadable.emplace(sk, st.error()).first;
       }

@@ -17,6 +17,7 @@
 namespace deadpos {
 
 class Position;
+struct SuccessorSides;
 
 struct Material {
   // count[colour][piece type], kings included (always exactly one each).
@@ -47,8 +48,21 @@ struct Material {
 
   // Canonical materials reachable by one capture or promotion (what must be built first).
   std::vector<Material> successors() const;
+  // The same materials, in the same order, each with the sides to move its positions have when
+  // reached by one move from this material (SuccessorSides).
+  std::vector<SuccessorSides> successor_sides() const;
 
   bool operator==(const Material&) const = default;
+};
+
+// A subtable and the sides to move of the positions entered in it by one move (in its canonical
+// orientation: after a move of c, ~c is to move; in a colour-swapped table the side to move swaps
+// too). A capture of a man of colour c (en passant included) and a capture by a promoting pawn of
+// ~c leave c to move; a promotion of c without capture leaves ~c to move. The generator and the
+// verifier read only these sides of a subtable (docs/design.md, "Subtables").
+struct SuccessorSides {
+  Material material;
+  ByColor<bool> side_to_move;
 };
 
 // Every canonical material with 2..max_men men (kings included), in an order where every
