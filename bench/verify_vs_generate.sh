@@ -63,7 +63,9 @@ if [ "$rc" -ne 0 ]; then
   exit 1
 fi
 # generate resets the kernel's peak (VmHWM) before each table, so /usr/bin/time's %M is the
-# peak of the last table only: the run's peak is the largest peak_rss_bytes of the tables' JSON.
+# peak of the last table only. The largest peak_rss_bytes of the tables' JSON is used instead: a
+# lower bound of the run's peak (each is measured from after its subtables are loaded to before
+# its table is written, so loading transients and the write's buffers are not in it).
 json_peak=$(cat "$tables"/*.json | sed -n 's/.*"peak_rss_bytes": *\([0-9]*\).*/\1/p' | sort -n | tail -1)
 if [ -n "$json_peak" ] && [ "$((json_peak / 1024))" -gt "$rss" ]; then rss=$((json_peak / 1024)); fi
 gen=("$wall" "$user" "$rss")

@@ -16,6 +16,7 @@
 #include <future>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -443,6 +444,32 @@ TEST(VerifyTables, NamedTablesAbsentOrWithAbsentSubtables) {
   EXPECT_EQ(v["KQvK"].state, TableVerdict::State::NotChecked);
   EXPECT_EQ(v["KQvK"].error->code, ErrorCode::MissingTable) << v["KQvK"].error->message;
   EXPECT_EQ(v["KQvK"].error->message.rfind("subtable KvK is missing (", 0), 0U) << v["KQvK"].error->message;
+}
+
+// A table whose subtables are absent names all of them in one run: the first with the reader's
+// message, the others after "also missing". KRvKP's successors: Rxp (KRvK), ...xR (KvKP = KPvK),
+// the pawn's promotions (KRvKQ = KQvKR, KRvKR, KRvKB, KRvKN) and its promotions capturing the rook
+// (KvKQ = KQvK, KvKR = KRvK, KvKB = KBvK, KvKN = KNvK); KRvKR and KRvKB are present here.
+TEST(VerifyTables, NamesEveryAbsentSubtable) {
+  TempDir dir("verify_absent_subs");
+  copy_tables(dir, {"KRvKP", "KRvKR", "KRvKB"});
+  VerifyTablesOptions opt;
+  opt.dir = dir.str();
+  opt.materials = {test::material("KRvKP")};
+  const auto r = verify_tables(opt);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  auto v = verdicts(*r);
+  ASSERT_EQ(v["KRvKP"].state, TableVerdict::State::NotChecked);
+  const std::string& msg = v["KRvKP"].error->message;
+  EXPECT_EQ(v["KRvKP"].error->code, ErrorCode::MissingTable) << msg;
+  const std::string first = msg.substr(0, msg.find(" is missing"));
+  std::set<std::string> named{first.substr(std::string("subtable ").size())};
+  const auto also = msg.find("; also missing: ");
+  ASSERT_NE(also, std::string::npos) << msg;
+  std::string rest = msg.substr(also + std::string("; also missing: ").size());
+  for (std::size_t p; (p = rest.find(", ")) != std::string::npos; rest.erase(0, p + 2)) named.insert(rest.substr(0, p));
+  named.insert(rest);
+  EXPECT_EQ(named, (std::set<std::string>{"KRvK", "KPvK", "KQvKR", "KRvKN", "KQvK", "KBvK", "KNvK"})) << msg;
 }
 
 }  // namespace

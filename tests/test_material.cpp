@@ -125,8 +125,6 @@ TEST(Material, OfPosition) {
   EXPECT_EQ(Material::of(Position::startpos()).key(), "KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPPP");
 }
 
-// Hand-listed successors: every capture of one man (by the other side) and every promotion, in
-// canonical orientation, without duplicates.
 // successor_sides(): the same materials as successors(), and every capture or promotion played in
 // random legal positions of every <=5-man material enters a listed subtable with a listed side to
 // move, read in the subtable's canonical orientation (colour-swapped: the side to move swaps). The
@@ -183,8 +181,16 @@ TEST(Material, SuccessorSidesHandListed) {
                                                       "KQvK b", "KRvK b", "KBvK b"}));
   // KNNvKN: Black takes a knight (KNvKN, White to move); White takes the knight (KNNvK, Black).
   EXPECT_EQ(sides_of("KNNvKN"), (std::set<std::string>{"KNvKN w", "KNNvK b"}));
+  // KQNvKP enters KQvKN on both sides: ...bxa1=Q taking the queen (KNvKQ, colour-swapped: Black to
+  // move) and ...bxa1=N taking the knight (KQvKN as it is: White to move).
+  bool both = false;
+  for (const SuccessorSides& s : parsed("KQNvKP").successor_sides())
+    if (s.material.key() == "KQvKN") both = s.side_to_move[Color::White] && s.side_to_move[Color::Black];
+  EXPECT_TRUE(both);
 }
 
+// Hand-listed successors: every capture of one man (by the other side) and every promotion, in
+// canonical orientation, without duplicates.
 TEST(Material, SuccessorsHandListed) {
   // KRPvK: Black captures the rook (KPvK) or the pawn (KRvK); the pawn promotes to Q, R, B or N
   // (KQRvK, KRRvK, KRBvK, KRNvK). Black has no men to capture and no pawn to promote.

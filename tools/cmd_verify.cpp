@@ -17,10 +17,12 @@ namespace {
 // How to repair a failed table, for its line: tables are rebuilt by generate (--force: a file
 // whose checksums pass is otherwise kept); a .dpt name that is no table's, or a file that is not
 // a regular one, is the user's to fix.
-std::string repair_hint(const TableVerdict& v, const std::string& dir) {
+std::string repair_hint(const TableVerdict& v, const std::string& dir, int threads) {
   if (!Material::parse(v.name)) return "; rename or remove it";
-  // Out of memory says nothing about the file: the repair is more memory (or fewer --threads).
-  if (v.error && v.error->code == ErrorCode::OutOfMemory) return "; retry with more memory or fewer --threads";
+  // Out of memory says nothing about the file: the repair is more memory (or fewer threads, each
+  // of which holds a block buffer and its share of the verifier's work).
+  if (v.error && v.error->code == ErrorCode::OutOfMemory)
+    return threads > 1 ? "; retry with more memory or fewer --threads" : "; retry with more memory";
   if (v.error && v.error->code == ErrorCode::MissingTable)
     return "; build with: deadpos generate " + v.name + " --out " + dir;
   // Io: a FIFO, a directory, no permission, a read error: generate replaces regular files only.
@@ -31,22 +33,23 @@ std::string repair_hint(const TableVerdict& v, const std::string& dir) {
   return "; rebuild with: deadpos generate --force " + v.name + " --out " + dir;
 }
 
-void print_verdict(const TableVerdict& v, const std::string& dir) {
+void print_verdict(const TableVerdict& v, const std::string& dir, int threads) {
   using State = TableVerdict::State;
   const auto checked = static_cast<unsigned long long>(v.result.checked);
   const auto mismatches = static_cast<unsigned long long>(v.result.mismatches);
+  const char* mismatch_word = mismatches == 1 ? "mismatch" : "mismatches";
   const std::string name = one_line(v.name);  // a file name that is not a table's may hold any byte
   switch (v.state) {
     case State::Ok:
-      std::printf("%-8s ok: %llu entries checked, %llu mismatches\n", name.c_str(), checked, mismatches);
+      std::printf("%-8s ok: %llu entries checked, %llu %s\n", name.c_str(), checked, mismatches, mismatch_word);
       break;
     case State::Failed:
       if (v.error->code == ErrorCode::VerificationFailed) {
-        std::printf("%-8s FAILED: %llu entries checked, %llu mismatches%s\n", name.c_str(), checked, mismatches,
-                    one_line(repair_hint(v, dir)).c_str());
+        std::printf("%-8s FAILED: %llu entries checked, %llu %s%s\n", name.c_str(), checked, mismatches, mismatch_word,
+                    one_line(repair_hint(v, dir, threads)).c_str());
       } else {
         std::printf("%-8s FAILED: %s: %s%s\n", name.c_str(), error_code_name(v.error->code),
-                    one_line(v.error->message).c_str(), one_line(repair_hint(v, dir)).c_str());
+                    one_line(v.error->message).c_str(), one_line(repair_hint(v, dir, threads)).c_str());
       }
       for (const auto& line : v.result.report) std::printf("  %s\n", one_line(line).c_str());
       break;
@@ -125,7 +128,8 @@ int run_verify(const std::string& dir, const std::vector<std::string>& keys, int
     opt.materials = *m;
   }
   opt.progress = make_progress();
-  opt.on_table = [&dir](const TableVerdict& v) { print_verdict(v, dir); };
+  const int used_threads = omp_get_max_threads();
+  opt.on_table = [&dir, used_threads](const TableVerdict& v) { print_verdict(v, dir, used_threads); };
   auto r = verify_tables(opt);
   if (!r) return report(r.error());
   // The exit code is the category of the first table that is not ok (in dependency order, so a

@@ -106,7 +106,8 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
     for (std::size_t a = 0; a < kNumArrays; ++a)
       if (loaded(a)) t->arrays[a].resize(n);
   } catch (const std::bad_alloc&) {
-    return make_error(ErrorCode::OutOfMemory, path + ": cannot allocate " + std::to_string(n * 4) + " bytes");
+    const std::uint64_t arrays = (sides[Color::White] ? 2 : 0) + (sides[Color::Black] ? 2 : 0);
+    return make_error(ErrorCode::OutOfMemory, path + ": cannot allocate " + std::to_string(n * arrays) + " bytes");
   }
   std::vector<std::pair<std::uint64_t, Error>> errors;  // by block: report the first, as read_array
   std::atomic<bool> out_of_memory{false};

@@ -1077,9 +1077,17 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
              : c == ErrorCode::OutOfMemory ? "not loadable (out of memory)"
                                            : "damaged";
     };
+    // The first subtable that cannot be used decides the verdict; the other absent ones are named
+    // too (by file existence only, nothing more is loaded), so that one run lists what to build.
+    std::vector<std::string> also_missing;
     for (const SuccessorSides& ss : m.successor_sides()) {
       const Material& s = ss.material;
       const std::string sk = s.key();
+      if (v.state != State::Ok) {
+        std::error_code ec;
+        if (!std::filesystem::exists(opt.dir + "/" + table_file_name(s), ec) && !ec) also_missing.push_back(sk);
+        continue;
+      }
       if (auto it = verdict_of.find(sk); it != verdict_of.end() && out[it->second].state != State::Ok) {
         const TableVerdict& sv = out[it->second];
         v.state = State::NotChecked;
@@ -1088,7 +1096,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
                                      ? "was not checked (" + sv.damaged + " is " + state_word(sv.error->code) + ")"
                                      : std::string("is ") + state_word(sv.error->code);
         v.error = make_error(sv.error->code, "subtable " + sk + " " + what);
-        break;
+        continue;
       }
       auto bad = unloadable.find(sk);
       if (bad == unloadable.end()) {
@@ -1100,7 +1108,11 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       v.damaged = sk;
       v.error = make_error(bad->second.code,
                            "subtable " + sk + " is " + state_word(bad->second.code) + " (" + bad->second.message + ")");
-      break;
+    }
+    if (!also_missing.empty()) {
+      std::string list;
+      for (const std::string& k : also_missing) list += (list.empty() ? "" : ", ") + k;
+      v.error->message += "; also missing: " + list;
     }
     if (v.state == State::Ok) {
       try {

@@ -40,6 +40,7 @@ struct Lookup {
     const Material m = Material::of(pos);
     const LoadedTable* t = m == self.index.material() ? &self : subs.find(m);
     if (t != nullptr) {
+      DEADPOS_CHECK(t->has_side(pos.side_to_move()));  // a subtable holds the sides its parent enters
       const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
       return Values{{t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), Color::White))][i],
                      t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), Color::Black))][i]}};
@@ -48,6 +49,7 @@ struct Lookup {
     const Position sw = pos.color_swapped();
     t = subs.find(m.swapped());
     DEADPOS_CHECK(t != nullptr);
+    DEADPOS_CHECK(t->has_side(sw.side_to_move()));
     const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
     return Values{{t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::Black))][i],
                    t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::White))][i]}};

@@ -51,7 +51,9 @@ struct TableVerdict {
   // Failed: VerificationFailed (mismatches), or what the reader returned for the file: MissingTable
   // (absent), Io (unreadable, not a regular file), CorruptTable (bad bytes, or a .dpt name that is
   // not a table's), OutOfMemory. NotChecked: the damaged table's category and "subtable X is
-  // damaged" or "subtable X is missing", or "subtable X was not checked (Y is damaged)".
+  // damaged" or "subtable X is missing", or "subtable X was not checked (Y is damaged)", for the
+  // first subtable (in successors() order) that cannot be used, followed by "; also missing: A, B"
+  // when other subtable files are absent too (all are named in one run).
   std::optional<Error> error;
   std::string damaged;  // NotChecked: the key of the damaged table at the root of the dependency
 };

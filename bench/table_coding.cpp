@@ -1,0 +1,162 @@
+// Measures how well a table's arrays compress under candidate codings (issue 12, part 4: the
+// <=5-man set at 1.2 GB, a quarter of format v1). Not a format: nothing here is written to a
+// table. Per coding, bits per index entry over a sample of king-pair slots of all four arrays:
+//   v1            the file as stored (its size over 4 x entries)
+//   fill lN       invalid entries (255) replaced by the previous valid value of the slot, zstd level N
+//   order XYZ     the same at level 9 with the three non-king fields in another order (X slowest)
+//   cm CTX        an adaptive context model (the code length -log2 p of each valid entry, with
+//                 counts per context; an arithmetic coder would come within a fraction of a bit of
+//                 it), contexts from the left (L) and upper (U) neighbours and the same entry of
+//                 arrays coded before (O: same target, other side to move, or same side to move)
+// with the zstd compression speed (MB/s of entries, one thread) for the fill rows.
+//
+//   deadpos_table_coding TABLE.dpt [STEP]
+//
+// STEP: every STEP-th king-pair slot (default 16). 5-man tables only (three non-king fields).
+// Measured on 2026-12-02: see the session note of stop 20 (figures for KRBvKR and KBPvKB).
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "deadpos/table.h"
+
+using namespace deadpos;
+
+namespace {
+
+constexpr int kQ = 44;  // context values: 0..40 plies (40: 40 or more), 41 none, 42 invalid, 43 absent
+int quantised(int v) { return v == 255 ? 42 : v == 253 ? 41 : v > 40 ? 40 : v; }
+
+struct Model {
+  std::vector<std::uint32_t> count;
+  std::vector<std::uint32_t> total;
+  double bits = 0;
+  explicit Model(std::size_t contexts) : count(contexts * 256), total(contexts) {}
+  void code(std::size_t ctx, int sym) {
+    // Krichevsky-Trofimov-like estimate with a small prior: most symbols never occur in a context.
+    bits -= std::log2((count[ctx * 256 + sym] + 0.02) / (total[ctx] + 0.02 * 256));
+    ++count[ctx * 256 + sym];
+    ++total[ctx];
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: deadpos_table_coding TABLE.dpt [STEP]\n");
+    return 2;
+  }
+  auto f = TableFile::open(argv[1]);
+  if (!f) {
+    std::fprintf(stderr, "deadpos_table_coding: %s\n", f.error().message.c_str());
+    return 1;
+  }
+  const TableIndex& idx = f->index();
+  if (idx.men() != 5) {
+    std::fprintf(stderr, "deadpos_table_coding: %s: a 5-man table is needed\n", argv[1]);
+    return 2;
+  }
+  const std::size_t step = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 16;
+  if (step == 0) {
+    std::fprintf(stderr, "deadpos_table_coding: STEP must be a positive integer, not '%s'\n", argv[2]);
+    return 2;
+  }
+  std::array<std::size_t, 3> range{};
+  for (std::size_t j = 0; j < 3; ++j) range[j] = type_of(idx.piece(static_cast<int>(j) + 2)) == PieceType::Pawn ? 48 : 64;
+  const std::size_t slot = range[0] * range[1] * range[2];
+  const std::array<std::size_t, 3> stride{range[1] * range[2], range[2], 1};
+  std::array<std::vector<std::uint8_t>, kNumArrays> a;
+  for (std::size_t k = 0; k < kNumArrays; ++k) {
+    auto r = f->read_array(static_cast<int>(k));
+    if (!r) {
+      std::fprintf(stderr, "deadpos_table_coding: %s\n", r.error().message.c_str());
+      return 1;
+    }
+    a[k] = std::move(*r);
+  }
+  const std::size_t n = a[0].size();
+  std::vector<std::uint8_t> out(ZSTD_compressBound(slot));
+  std::vector<std::uint8_t> buf(slot);
+  ZSTD_CCtx* cc = ZSTD_createCCtx();
+  // Filled copy of one slot of array k in field order p (p[0] slowest).
+  auto fill = [&](std::size_t k, std::size_t s, const std::array<int, 3>& p) {
+    const std::uint8_t* blk = a[k].data() + s * slot;
+    std::size_t o = 0;
+    std::uint8_t prev = 253;
+    for (std::size_t x = 0; x < range[p[0]]; ++x)
+      for (std::size_t y = 0; y < range[p[1]]; ++y)
+        for (std::size_t z = 0; z < range[p[2]]; ++z) {
+          const std::uint8_t v = blk[x * stride[p[0]] + y * stride[p[1]] + z * stride[p[2]]];
+          if (v != 255) prev = v;
+          buf[o++] = prev;
+        }
+  };
+  const std::array<int, 3> natural{0, 1, 2};
+  double sampled = 0;
+  for (std::size_t s = 0; s < n / slot; s += step) sampled += static_cast<double>(slot) * kNumArrays;
+  std::printf("%s: %zu entries per array, %zu per king slot, %.0f sampled (every %zu-th slot, 4 arrays)\n",
+              argv[1], n, slot, sampled, step);
+  std::printf("v1        %.4f bits/entry (file size)\n", 8.0 * static_cast<double>(f->header().file_size) / (4.0 * static_cast<double>(n)));
+  for (int level : {3, 5, 9, 12, 15, 19}) {
+    double bytes = 0, secs = 0;
+    for (std::size_t k = 0; k < kNumArrays; ++k)
+      for (std::size_t s = 0; s < n / slot; s += step) {
+        fill(k, s, natural);
+        const auto t0 = std::chrono::steady_clock::now();
+        bytes += static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, level));
+        secs += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
+    std::printf("fill l%-3d %.4f bits/entry, %.1f MB/s\n", level, 8 * bytes / sampled, sampled / secs / 1e6);
+  }
+  std::array<int, 3> p{0, 1, 2};
+  do {
+    double bytes = 0;
+    for (std::size_t k = 0; k < kNumArrays; ++k)
+      for (std::size_t s = 0; s < n / slot; s += step) {
+        fill(k, s, p);
+        bytes += static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
+      }
+    std::printf("order %d%d%d %.4f bits/entry (level 9)\n", p[0], p[1], p[2], 8 * bytes / sampled);
+  } while (std::next_permutation(p.begin(), p.end()));
+  ZSTD_freeCCtx(cc);
+  // Context models, natural order; arrays coded 0, 1, 2, 3 (docs/format.md section 3).
+  const std::vector<std::string> names{"none", "L", "L,U", "O", "L,U,O", "L,O,O2"};
+  // Contexts per model (none, L, L+U, O, L+U+O, L+O+O2); 1 KiB of counts per context.
+  const std::vector<std::size_t> contexts{1, kQ, std::size_t{kQ} * kQ, kQ, std::size_t{kQ} * kQ * kQ,
+                                          std::size_t{kQ} * kQ * kQ};
+  std::vector<Model> models;
+  for (std::size_t j = 0; j < names.size() * kNumArrays; ++j) models.emplace_back(contexts[j % names.size()]);
+  const std::size_t w = range[2];
+  for (std::size_t s = 0; s < n / slot; s += step)
+    for (std::size_t i = s * slot; i < (s + 1) * slot; ++i)
+      for (std::size_t k = 0; k < kNumArrays; ++k) {
+        const int v = a[k][i];
+        if (v == 255) continue;  // invalid entries are known from the index: not coded
+        const std::size_t L = i % w ? quantised(a[k][i - 1]) : 43;
+        const std::size_t U = i % (w * range[1]) >= w ? quantised(a[k][i - w]) : 43;
+        const std::size_t O = k == 0 ? 43 : quantised(a[k == 3 ? 1 : 0][i]);
+        const std::size_t O2 = k == 3 ? quantised(a[2][i]) : k == 2 ? quantised(a[1][i]) : 43;
+        const int sym = v == 253 ? 251 : v;
+        Model* m = &models[k * names.size()];
+        m[0].code(0, sym);
+        m[1].code(L, sym);
+        m[2].code(L * kQ + U, sym);
+        m[3].code(O, sym);
+        m[4].code((L * kQ + U) * kQ + O, sym);
+        m[5].code((L * kQ + O) * kQ + O2, sym);
+      }
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    double bits = 0;
+    for (std::size_t k = 0; k < kNumArrays; ++k) bits += models[k * names.size() + j].bits;
+    std::printf("cm %-8s %.4f bits/entry (valid entries coded, invalid free)\n", names[j].c_str(), bits / sampled);
+  }
+  return 0;
+}
