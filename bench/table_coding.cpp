@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::array<std::size_t, 3> range{};
-  for (std::size_t j = 0; j < 3; ++j) range[j] = type_of(idx.piece(static_cast<int>(j) + 2)) == PieceType::Pawn ? 48 : 64;
+  for (std::size_t j = 0; j < 3; ++j)
+    range[j] = type_of(idx.piece(static_cast<int>(j) + 2)) == PieceType::Pawn ? 48 : 64;
   const std::size_t slot = range[0] * range[1] * range[2];
   const std::array<std::size_t, 3> stride{range[1] * range[2], range[2], 1};
   std::array<std::vector<std::uint8_t>, kNumArrays> a;
@@ -102,9 +103,10 @@ int main(int argc, char** argv) {
   const std::array<int, 3> natural{0, 1, 2};
   double sampled = 0;
   for (std::size_t s = 0; s < n / slot; s += step) sampled += static_cast<double>(slot) * kNumArrays;
-  std::printf("%s: %zu entries per array, %zu per king slot, %.0f sampled (every %zu-th slot, 4 arrays)\n",
-              argv[1], n, slot, sampled, step);
-  std::printf("v1        %.4f bits/entry (file size)\n", 8.0 * static_cast<double>(f->header().file_size) / (4.0 * static_cast<double>(n)));
+  std::printf("%s: %zu entries per array, %zu per king slot, %.0f sampled (every %zu-th slot, 4 arrays)\n", argv[1], n,
+              slot, sampled, step);
+  std::printf("v1        %.4f bits/entry (file size)\n",
+              8.0 * static_cast<double>(f->header().file_size) / (4.0 * static_cast<double>(n)));
   for (int level : {3, 5, 9, 12, 15, 19}) {
     double bytes = 0, secs = 0;
     for (std::size_t k = 0; k < kNumArrays; ++k)
@@ -130,8 +132,8 @@ int main(int argc, char** argv) {
   // Context models, natural order; arrays coded 0, 1, 2, 3 (docs/format.md section 3).
   const std::vector<std::string> names{"none", "L", "L,U", "O", "L,U,O", "L,O,O2"};
   // Contexts per model (none, L, L+U, O, L+U+O, L+O+O2); 1 KiB of counts per context.
-  const std::vector<std::size_t> contexts{1, kQ, std::size_t{kQ} * kQ, kQ, std::size_t{kQ} * kQ * kQ,
-                                          std::size_t{kQ} * kQ * kQ};
+  const std::vector<std::size_t> contexts{
+      1, kQ, std::size_t{kQ} * kQ, kQ, std::size_t{kQ} * kQ * kQ, std::size_t{kQ} * kQ * kQ};
   std::vector<Model> models;
   for (std::size_t j = 0; j < names.size() * kNumArrays; ++j) models.emplace_back(contexts[j % names.size()]);
   const std::size_t w = range[2];
