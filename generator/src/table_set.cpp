@@ -44,25 +44,17 @@ void TableSet::add(const Material& m, std::unique_ptr<LoadedTable> t) {
   tables_.emplace_back(m, std::move(t));
 }
 
-void TableSet::retain_only(const std::vector<Material>& keep) {
-  std::erase_if(tables_, [&](const auto& e) { return std::find(keep.begin(), keep.end(), e.first) == keep.end(); });
-}
-
 void TableSet::retain_only(const std::vector<SuccessorSides>& keep) {
-  std::erase_if(tables_, [&](const auto& e) {
-    return std::none_of(keep.begin(), keep.end(), [&](const SuccessorSides& k) { return k.material == e.first; });
+  std::erase_if(tables_, [&](auto& e) {
+    const auto k =
+        std::find_if(keep.begin(), keep.end(), [&](const SuccessorSides& s) { return s.material == e.first; });
+    if (k == keep.end()) return true;
+    for (Color s : {Color::White, Color::Black})
+      if (!k->side_to_move[s])
+        for (Color x : {Color::White, Color::Black})
+          std::vector<std::uint8_t>().swap(e.second->arrays[static_cast<std::size_t>(array_of(s, x))]);  // frees it
+    return false;
   });
-  for (auto& [m, t] : tables_) {
-    for (const SuccessorSides& k : keep) {
-      if (k.material != m) continue;
-      for (Color s : {Color::White, Color::Black}) {
-        if (k.side_to_move[s]) continue;
-        for (Color x : {Color::White, Color::Black}) {
-          std::vector<std::uint8_t>().swap(t->arrays[static_cast<std::size_t>(array_of(s, x))]);  // frees it
-        }
-      }
-    }
-  }
 }
 
 const LoadedTable* TableSet::find(const Material& canonical) const {

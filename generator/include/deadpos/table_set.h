@@ -42,8 +42,6 @@ class TableSet {
   // CorruptTable naming the file, OutOfMemory.
   Status require(const Material& canonical, ByColor<bool> sides = kBothSides);
   void add(const Material& m, std::unique_ptr<LoadedTable> t);
-  // Drops every table except those in keep.
-  void retain_only(const std::vector<Material>& keep);
   // Drops every table except those in keep, and the arrays of the sides to move keep does not
   // name (the memory of a table kept whole from an earlier step that is now read on one side).
   void retain_only(const std::vector<SuccessorSides>& keep);
