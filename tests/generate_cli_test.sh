@@ -207,6 +207,19 @@ if [ ! -f "$d/KRvK.json" ] || [ "$(strip "$d/KRvK.json")" != "$(strip "$work/KRv
   fail "restored KRvK.json differs from the one written with the table"
 fi
 
+# A table whose subtables are absent: one run names them all (KRvKP's successors per the rules:
+# KRvK, KvKP = KPvK, the promotions KQvKR, KRvKR, KRvKB, KRvKN and, taking the rook, KQvK, KBvK,
+# KNvK), and says the command that builds them; that command then makes the table check.
+copy "$work/absent" KRvKP
+run verify --tables "$work/absent" KRvKP
+expect_rc 6 "verify with absent subtables"
+for k in KRvK KPvK KQvKR KRvKR KRvKB KRvKN KQvK KBvK KNvK; do expect_in out "$k" "absent subtable $k named"; done
+expect_in out "; build them with: deadpos generate KRvKP --out $work/absent" "build hint"
+run generate KRvKP --out "$work/absent"
+expect_rc 0 "generate of the absent subtables"
+run verify --tables "$work/absent" KRvKP
+expect_rc 0 "verify after generating the subtables"
+
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -54,7 +54,11 @@ void print_verdict(const TableVerdict& v, const std::string& dir, int threads) {
       for (const auto& line : v.result.report) std::printf("  %s\n", one_line(line).c_str());
       break;
     case State::NotChecked:
-      std::printf("%-8s not checked: %s\n", name.c_str(), one_line(v.error->message).c_str());
+      // Absent subtables: generate builds every missing subtable of a table (and keeps the table).
+      std::printf("%-8s not checked: %s%s\n", name.c_str(), one_line(v.error->message).c_str(),
+                  v.error->code == ErrorCode::MissingTable
+                      ? one_line("; build them with: deadpos generate " + v.name + " --out " + dir).c_str()
+                      : "");
       break;
   }
   std::fflush(stdout);  // one line per table as it is decided (a long run shows its progress)
