@@ -60,12 +60,12 @@ TEST(TableSetSides, LoadsOnlyTheSidesAsked) {
   ASSERT_TRUE(whole.ok());
   for (std::size_t a = 0; a < kNumArrays; ++a) EXPECT_EQ(t->arrays[a], (*whole)->arrays[a]) << "array " << a;
 
-  set.retain_only(std::vector<SuccessorSides>{{kpk, ByColor<bool>{{true, false}}}});
+  set.retain_only(std::vector<SubtableNeed>{{kpk, ByColor<bool>{{true, false}}}});
   t = set.find(kpk);
   ASSERT_NE(t, nullptr);
   EXPECT_TRUE(t->has_side(Color::White));
   EXPECT_FALSE(t->has_side(Color::Black));
-  set.retain_only(std::vector<SuccessorSides>{});
+  set.retain_only(std::vector<SubtableNeed>{});
   EXPECT_EQ(set.find(kpk), nullptr);
 }
 

@@ -27,11 +27,10 @@ struct SubMap {
   std::array<int, kMaxTableMen> slot{};  // sub slot of each man of the parent (-1: captured)
 
   // The subtable array holding DTHM of `target` after a move of `us` (as TableSet::value picks
-  // them: (them to move, target) or, colour-swapped, (us to move, the other target)).
-  const std::uint8_t* array(Color us, Color target) const {
-    const int a = swapped ? array_of(us, ~target) : array_of(~us, target);
-    DEADPOS_CHECK(table->has_side(swapped ? us : ~us));  // loaded sides: SuccessorSides
-    return table->arrays[static_cast<std::size_t>(a)].data();
+  // them: (them to move, target) or, colour-swapped, (us to move, the other target)): whole, or
+  // the promotion slice (SubtableNeed). DEADPOS_CHECK: that side is loaded (SuccessorSides).
+  ArrayView array(Color us, Color target) const {
+    return swapped ? table->view(us, ~target) : table->view(~us, target);
   }
 };
 

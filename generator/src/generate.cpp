@@ -178,13 +178,13 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
       if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
       writable = true;
     }
-    // Only the sides to move a move of m enters each subtable with: half of each promotion
-    // subtable, which make most of the memory of a 5-man pawn table's generation.
-    const std::vector<SuccessorSides> subs = m.successor_sides();
+    // Only the sides to move a move of m enters each subtable with, and of a promotion subtable
+    // with pawns only the promotion rank (generation_needs): the promotion subtables make most of
+    // the memory of a 5-man pawn table's generation.
+    const std::vector<SubtableNeed> subs = generation_needs(m);
     set.retain_only(subs);
-    for (const SuccessorSides& s : subs)
-      if (Status st = set.require(s.material, s.side_to_move); !st)
-        return with_rebuild_hint(st.error(), s.material, opt.out_dir);
+    for (const SubtableNeed& s : subs)
+      if (Status st = set.require(s); !st) return with_rebuild_hint(st.error(), s.material, opt.out_dir);
     reset_peak_rss();
     const auto t0 = std::chrono::steady_clock::now();
     auto solved = solve(m, set, opt.progress);

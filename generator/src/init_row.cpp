@@ -213,20 +213,31 @@ class InitRow {
     for (int k = 2; k < si.men(); ++k)
       if (k != su)
         base += static_cast<std::uint64_t>(to_index(t[static_cast<std::size_t>(k)]) - sg.field_base(k)) * si.stride(k);
-    const std::uint64_t stride = si.stride(su);
+    const ArrayView arr_w = sm.array(us_, Color::White);
+    const ArrayView arr_b = sm.array(us_, Color::Black);
+    // In a promotion slice (both arrays of one side share it) the row is linear too: offset of
+    // the base, and a stride 8 times smaller when u's field is above the sliced one.
+    const RankSlice& sl = arr_w.slice;
+    std::uint64_t stride = si.stride(su);
+    if (sl.active()) {
+      if (su != sl.slot) DEADPOS_CHECK(sl.contains(base));  // the promoted piece stands still
+      base = sl.offset_unchecked(base);
+      if (su < sl.slot) stride /= 8;
+    }
     const int fb = sg.field_base(su);
-    const ByColor<const std::uint8_t*> arr{{sm.array(us_, Color::White), sm.array(us_, Color::Black)}};
     while (mask) {
       const Square l = pop_lsb(mask);
       const Square h = apply_symmetry(kp.g, sm.swapped ? flip_vertical(l) : l);
+      // u is the promoted piece: on the slice's rank (only promotions enter a sliced subtable).
+      if (sl.active() && su == sl.slot) DEADPOS_CHECK(static_cast<int>(rank_of(h)) == sl.rank);
       const std::uint64_t i = base + static_cast<std::uint64_t>(to_index(h) - fb) * stride;
 #ifndef NDEBUG
       TableIndex::Squares e = ss;
       e[static_cast<std::size_t>(su)] = sm.swapped ? flip_vertical(l) : l;
-      assert(i == si.encode(e));
+      assert(i == (sl.active() ? sl.offset(si.encode(e)) : si.encode(e)));
 #endif
       const auto k = static_cast<std::size_t>(to_index(l));
-      lower(k, {{Dthm::from_code(arr[Color::White][i]), Dthm::from_code(arr[Color::Black][i])}});
+      lower(k, {{Dthm::from_code(arr_w.data[i]), Dthm::from_code(arr_b.data[i])}});
     }
   }
 

@@ -10,28 +10,112 @@
 
 namespace deadpos {
 
-Status TableSet::require(const Material& canonical, ByColor<bool> sides) {
-  if (const LoadedTable* present = find(canonical)) {
-    bool missing = false;
-    for (Color s : {Color::White, Color::Black}) {
-      if (present->has_side(s))
-        sides[s] = true;
-      else
-        missing = missing || sides[s];
-    }
-    if (!missing) return Ok{};
+namespace {
+
+// Copies the entries of src (index values [first, first + len)) that lie in slice to their
+// places in dst, the slice's array. The slice's entries are runs of 8 * stride values, one per
+// value of the fields above its slot.
+void copy_slice(const std::uint8_t* src, std::uint64_t first, std::uint64_t len, const RankSlice& sl,
+                std::uint8_t* dst) {
+  const std::uint64_t span = 64 * sl.stride;
+  const std::uint64_t run = 8 * sl.stride;
+  const std::uint64_t end = first + len;
+  for (std::uint64_t hi = first / span; hi * span < end; ++hi) {
+    const std::uint64_t a = std::max(first, hi * span + static_cast<std::uint64_t>(sl.rank) * run);
+    const std::uint64_t b = std::min(end, hi * span + static_cast<std::uint64_t>(sl.rank + 1) * run);
+    if (a < b) std::memcpy(dst + sl.offset(a), src + (a - first), b - a);
   }
-  const std::string path = dir_ + "/" + table_file_name(canonical);
-  auto t = load_table(path, canonical, sides);
+}
+
+// Arrays 0, 1 are White to move, 2, 3 Black to move (docs/format.md section 3).
+void free_side(std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, Color stm) {
+  for (Color x : {Color::White, Color::Black})
+    std::vector<std::uint8_t>().swap(arrays[static_cast<std::size_t>(array_of(stm, x))]);  // frees it
+}
+
+}  // namespace
+
+std::vector<SubtableNeed> generation_needs(const Material& m) {
+  std::vector<SubtableNeed> out;
+  for (const SuccessorSides& s : m.successor_sides()) {
+    SubtableNeed need(s);
+    if (s.material.men() == m.men() && s.material.has_pawns()) {
+      // Entered by non-capturing promotions only. The promoted piece, in the subtable's
+      // orientation: its colour (swapped when the subtable is m's colour swap) and its rank.
+      bool ok = true;
+      RankSlice sl;
+      for (Color c : {Color::White, Color::Black}) {
+        if (m.count[c][PieceType::Pawn] == 0) continue;
+        for (PieceType promo : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight}) {
+          Material after = m;
+          after.count[c][PieceType::Pawn]--;
+          after.count[c][promo]++;
+          if (after.canonical() != s.material) continue;
+          const Color cc = after.is_canonical() ? c : ~c;
+          if (s.material.count[cc][promo] != 1) {
+            ok = false;
+            continue;
+          }
+          const std::vector<Piece> men = s.material.non_king_men();
+          const auto at = std::find(men.begin(), men.end(), make_piece(cc, promo));
+          RankSlice here;
+          here.slot = 2 + static_cast<int>(at - men.begin());
+          here.rank = cc == Color::White ? 7 : 0;
+          if (sl.active() && !sl.same_entries(here)) ok = false;
+          sl = here;
+        }
+      }
+      if (ok) need.slice = sl;
+    }
+    out.push_back(need);
+  }
+  return out;
+}
+
+Status TableSet::require(const SubtableNeed& need) {
+  LoadedTable* present = find_mutable(need.material);
+  ByColor<bool> load{};
+  bool any = false;
+  for (Color s : {Color::White, Color::Black}) {
+    if (!need.side_to_move[s]) continue;
+    if (present && present->has_side(s)) continue;
+    if (present && need.slice.active() && present->has_slice(s) && present->slice.same_entries(need.slice)) continue;
+    load[s] = true;
+    any = true;
+  }
+  if (!any) return Ok{};
+  const std::string path = dir_ + "/" + table_file_name(need.material);
+  auto t = load_table(path, need.material, load, need.slice);
   if (!t) {
     // The reader's category as it is: MissingTable only for an absent file, Io for one that cannot
     // be read (a directory, a FIFO, no permission), CorruptTable for bad bytes.
     if (t.error().code == ErrorCode::MissingTable) {
-      return make_error(ErrorCode::MissingTable, "table " + canonical.key() + " not found (" + t.error().message + ")");
+      return make_error(ErrorCode::MissingTable,
+                        "table " + need.material.key() + " not found (" + t.error().message + ")");
     }
     return t.error();
   }
-  add(canonical, std::move(*t));
+  if (!present) {
+    add(need.material, std::move(*t));
+    return Ok{};
+  }
+  // Into the present table (its other sides stay): one slice per table, so a slice of other
+  // entries held for another side gives way.
+  LoadedTable& into = *present;
+  if (need.slice.active() && !into.slice.same_entries(need.slice)) {
+    for (Color s : {Color::White, Color::Black}) free_side(into.slice_arrays, s);
+  }
+  for (Color s : {Color::White, Color::Black}) {
+    if (!load[s]) continue;
+    auto& from = need.slice.active() ? (*t)->slice_arrays : (*t)->arrays;
+    auto& to = need.slice.active() ? into.slice_arrays : into.arrays;
+    for (Color x : {Color::White, Color::Black}) {
+      const auto a = static_cast<std::size_t>(array_of(s, x));
+      to[a] = std::move(from[a]);
+    }
+    if (!need.slice.active()) free_side(into.slice_arrays, s);  // the whole side serves
+  }
+  if (need.slice.active()) into.slice = (*t)->slice;
   return Ok{};
 }
 
@@ -44,15 +128,32 @@ void TableSet::add(const Material& m, std::unique_ptr<LoadedTable> t) {
   tables_.emplace_back(m, std::move(t));
 }
 
-void TableSet::retain_only(const std::vector<SuccessorSides>& keep) {
+void TableSet::retain_only(const std::vector<SubtableNeed>& keep) {
   std::erase_if(tables_, [&](auto& e) {
-    const auto k =
-        std::find_if(keep.begin(), keep.end(), [&](const SuccessorSides& s) { return s.material == e.first; });
+    const auto k = std::find_if(keep.begin(), keep.end(), [&](const SubtableNeed& s) { return s.material == e.first; });
     if (k == keep.end()) return true;
-    for (Color s : {Color::White, Color::Black})
-      if (!k->side_to_move[s])
-        for (Color x : {Color::White, Color::Black})
-          std::vector<std::uint8_t>().swap(e.second->arrays[static_cast<std::size_t>(array_of(s, x))]);  // frees it
+    LoadedTable& t = *e.second;
+    if (!k->slice.active() || !t.slice.same_entries(k->slice)) {
+      for (Color s : {Color::White, Color::Black}) free_side(t.slice_arrays, s);
+    }
+    for (Color s : {Color::White, Color::Black}) {
+      if (!k->side_to_move[s]) {
+        free_side(t.arrays, s);
+        free_side(t.slice_arrays, s);
+      } else if (k->slice.active() && t.has_side(s)) {
+        // Cut a whole side to the slice.
+        RankSlice sl = k->slice;
+        sl.stride = t.index.stride(sl.slot);
+        for (Color x : {Color::White, Color::Black}) {
+          const auto a = static_cast<std::size_t>(array_of(s, x));
+          std::vector<std::uint8_t> cut(t.arrays[a].size() / 8);
+          copy_slice(t.arrays[a].data(), 0, t.arrays[a].size(), sl, cut.data());
+          t.slice_arrays[a] = std::move(cut);
+          std::vector<std::uint8_t>().swap(t.arrays[a]);
+        }
+        t.slice = sl;
+      }
+    }
     return false;
   });
 }
@@ -63,27 +164,31 @@ const LoadedTable* TableSet::find(const Material& canonical) const {
   return nullptr;
 }
 
+LoadedTable* TableSet::find_mutable(const Material& canonical) {
+  for (auto& [m, t] : tables_)
+    if (m == canonical) return t.get();
+  return nullptr;
+}
+
 std::uint8_t TableSet::value(const Position& pos, Color mated) const {
   const Material m = Material::of(pos);
   if (m.is_canonical()) {
     const LoadedTable* t = find(m);
     DEADPOS_CHECK(t != nullptr);
-    DEADPOS_CHECK(t->has_side(pos.side_to_move()));
     const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
-    return t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), mated))][i];
+    return t->view(pos.side_to_move(), mated)[i];
   }
   const Position sw = pos.color_swapped();
   const LoadedTable* t = find(m.swapped());
   DEADPOS_CHECK(t != nullptr);
-  DEADPOS_CHECK(t->has_side(sw.side_to_move()));
   const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
-  return t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), ~mated))][i];
+  return t->view(sw.side_to_move(), ~mated)[i];
 }
 
 namespace {
 
 Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& path, const Material& m,
-                                                          ByColor<bool> sides) {
+                                                          ByColor<bool> sides, RankSlice slice) {
   auto f = TableFile::open(path, m);
   if (!f) return f.error();
   auto t = std::make_unique<LoadedTable>();
@@ -94,12 +199,22 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
   const std::uint64_t per_array = (n + kBlockEntries - 1) / kBlockEntries;
   // Arrays 0, 1 are White to move, 2, 3 Black to move (docs/format.md section 3).
   const auto loaded = [&](std::size_t a) { return sides[a < 2 ? Color::White : Color::Black]; };
+  if (slice.active()) {
+    // A caller's contract (generation_needs): a piece's field in an index with pawns.
+    DEADPOS_CHECK(m.has_pawns() && slice.slot >= 2 && slice.slot < t->index.men() && slice.rank >= 0 &&
+                  slice.rank < 8 && type_of(t->index.piece(slice.slot)) != PieceType::Pawn);
+    slice.stride = t->index.stride(slice.slot);
+    t->slice = slice;
+  }
+  auto& dest = slice.active() ? t->slice_arrays : t->arrays;
+  const std::uint64_t dest_size = slice.active() ? n / 8 : n;
   try {
     for (std::size_t a = 0; a < kNumArrays; ++a)
-      if (loaded(a)) t->arrays[a].resize(n);
+      if (loaded(a)) dest[a].resize(dest_size);
   } catch (const std::bad_alloc&) {
     const std::uint64_t arrays = (sides[Color::White] ? 2 : 0) + (sides[Color::Black] ? 2 : 0);
-    return make_error(ErrorCode::OutOfMemory, path + ": cannot allocate " + std::to_string(n * arrays) + " bytes");
+    return make_error(ErrorCode::OutOfMemory,
+                      path + ": cannot allocate " + std::to_string(dest_size * arrays) + " bytes");
   }
   std::vector<std::pair<std::uint64_t, Error>> errors;  // by block: report the first, as read_array
   std::atomic<bool> out_of_memory{false};
@@ -139,7 +254,11 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
                                                          std::to_string(DthmCode::kMaxDthm - 1) +
                                                          " plies or more, which the solver cannot extend"));
         } else if (st && buf.size() == std::min<std::uint64_t>(kBlockEntries, n - first)) {
-          std::memcpy(t->arrays[static_cast<std::size_t>(b / per_array)].data() + first, buf.data(), buf.size());
+          std::uint8_t* to = dest[static_cast<std::size_t>(b / per_array)].data();
+          if (slice.active())
+            copy_slice(buf.data(), first, buf.size(), slice, to);
+          else
+            std::memcpy(to + first, buf.data(), buf.size());
           my_finite[static_cast<std::size_t>(b / per_array)] += nf;
           my_none[static_cast<std::size_t>(b / per_array)] += nn;
         } else {
@@ -184,11 +303,12 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
 
 }  // namespace
 
-Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m, ByColor<bool> sides) {
+Result<std::unique_ptr<LoadedTable>> load_table(const std::string& path, const Material& m, ByColor<bool> sides,
+                                                RankSlice slice) {
   // Any allocation outside the parallel block loop (which turns its own into errors): the
   // table's out-of-memory error, not the process's.
   try {
-    return load_table_unguarded(path, m, sides);
+    return load_table_unguarded(path, m, sides, slice);
   } catch (const std::bad_alloc&) {
     return make_error(ErrorCode::OutOfMemory, path + ": out of memory while loading it");
   }

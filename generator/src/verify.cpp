@@ -1069,7 +1069,9 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       continue;
     }
     // A damaged subtable makes this table's check meaningless: find the first one.
-    set.retain_only(m.successor_sides());
+    std::vector<SubtableNeed> needs;
+    for (const SuccessorSides& s : m.successor_sides()) needs.emplace_back(s);
+    set.retain_only(needs);
     // How a subtable that could not be used is described: absent, unreadable for lack of memory
     // (the file may be intact), or damaged.
     const auto state_word = [](ErrorCode c) {
