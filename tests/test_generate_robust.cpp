@@ -400,7 +400,7 @@ TEST(VerifyTables, WrongValuesBlameTheTableNotItsDependents) {
 
 TEST(VerifyTables, GoesOnAfterCorruptAndUnreadableTables) {
   TempDir dir("verify_corrupt");
-  copy_tables(dir, {"KvK", "KQvK", "KRvK", "KRvKR", "KBvK"});
+  copy_tables(dir, {"KvK", "KQvK", "KRvK", "KRvKR", "KBvK", "KRvKB"});
   std::string b = file_bytes(dir.path / "KvK.dpt");
   b[200] = static_cast<char>(b[200] ^ 0x55);  // inside block data: checksums fail
   write_file(dir.path / "KvK.dpt", b);
@@ -412,7 +412,7 @@ TEST(VerifyTables, GoesOnAfterCorruptAndUnreadableTables) {
   const auto r = verify_tables(opt);
   ASSERT_TRUE(r.ok()) << r.error().message;
   auto v = verdicts(*r);
-  ASSERT_EQ(v.size(), 6U);
+  ASSERT_EQ(v.size(), 7U);
   EXPECT_EQ(v["KvK"].state, TableVerdict::State::Failed);
   EXPECT_EQ(v["KvK"].error->code, ErrorCode::CorruptTable) << v["KvK"].error->message;
   EXPECT_EQ(v["KBvK"].state, TableVerdict::State::Failed);
@@ -425,6 +425,12 @@ TEST(VerifyTables, GoesOnAfterCorruptAndUnreadableTables) {
   }
   EXPECT_EQ(v["KRvKR"].state, TableVerdict::State::NotChecked);
   EXPECT_EQ(v["KRvKR"].error->message, "subtable KRvK was not checked (KvK is damaged)");
+  // KRvKB's first subtable (a capture of the rook: KvKB, read as KBvK) is the directory: its bytes
+  // were never read, so it is not called damaged.
+  EXPECT_EQ(v["KRvKB"].state, TableVerdict::State::NotChecked);
+  EXPECT_EQ(v["KRvKB"].damaged, "KBvK");
+  EXPECT_EQ(v["KRvKB"].error->message, "subtable KBvK is unreadable");
+  EXPECT_EQ(v["KRvKB"].error->code, ErrorCode::Io);
   EXPECT_EQ(v["notes.dpt"].state, TableVerdict::State::Failed);
   EXPECT_EQ(v["notes.dpt"].error->code, ErrorCode::CorruptTable);
   EXPECT_EQ(r->back().name, "notes.dpt");

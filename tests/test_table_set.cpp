@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -139,13 +140,89 @@ TEST(TableSetSlices, SliceHoldsTheWholeTablesValues) {
   for (Color x : {Color::White, Color::Black})
     EXPECT_EQ(t->slice_arrays[static_cast<std::size_t>(array_of(Color::Black, x))],
               s.slice_arrays[static_cast<std::size_t>(array_of(Color::Black, x))]);
+  EXPECT_FALSE(t->has_slice(Color::White));
+  const std::uint8_t* held = t->slice_arrays[2].data();
   ASSERT_TRUE(set.require(SubtableNeed(kqkp, black, need)).ok());  // present: nothing loaded
   EXPECT_EQ(set.find(kqkp), t);
+  EXPECT_EQ(t->slice_arrays[2].data(), held);
   EXPECT_FALSE(t->has_side(Color::Black));
-  ASSERT_TRUE(set.require(kqkp, black).ok());  // whole
+
+  // White to move whole beside Black to move sliced: each read from its own arrays.
+  ASSERT_TRUE(set.require(kqkp, ByColor<bool>{{true, false}}).ok());
+  EXPECT_TRUE(t->has_side(Color::White));
+  EXPECT_TRUE(t->has_slice(Color::Black));
+  auto again = load_table(path, kqkp);
+  ASSERT_TRUE(again.ok());
+  const LoadedTable& w2 = **again;
+  for (std::uint64_t i = 0; i < n; i += 7) {
+    for (Color x : {Color::White, Color::Black}) {
+      ASSERT_EQ(t->view(Color::White, x)[i], w2.arrays[static_cast<std::size_t>(array_of(Color::White, x))][i]);
+      if (t->slice.contains(i)) {
+        ASSERT_EQ(t->view(Color::Black, x)[i], w2.arrays[static_cast<std::size_t>(array_of(Color::Black, x))][i]);
+      }
+    }
+  }
+
+  ASSERT_TRUE(set.require(kqkp, black).ok());  // Black to move whole: the slice gives way
   EXPECT_TRUE(t->has_side(Color::Black));
   EXPECT_FALSE(t->has_slice(Color::Black));
-  EXPECT_EQ(t->arrays[2], load_table(path, kqkp)->get()->arrays[2]);
+  for (std::size_t a = 0; a < kNumArrays; ++a) EXPECT_EQ(t->arrays[a], w2.arrays[a]) << "array " << a;
+}
+
+// The slice arithmetic at the strides of 5-man promotion subtables, on arrays of three periods of
+// the sliced field (synthetic bytes, not a table): the queen of KQNvKP (slot 2, stride 3072), its
+// knight (slot 3, stride 48) and the Black queen of KNPvKQ (slot 4, the last man: stride 1). The
+// offsets of the entries in the slice are each slot of the compact array once, and the cut of a
+// whole side (retain_only) keeps every value there.
+TEST(TableSetSlices, CutKeepsEveryValueAtEachStride) {
+  struct Case {
+    const char* key;
+    int slot;
+    int rank;
+    std::uint64_t stride;
+  };
+  for (const Case& c : {Case{"KQNvKP", 2, 7, 3072}, Case{"KQNvKP", 3, 7, 48}, Case{"KNPvKQ", 4, 0, 1}}) {
+    const Material m = test::material(c.key);
+    auto idx = TableIndex::make(m);
+    ASSERT_TRUE(idx.ok());
+    ASSERT_EQ(idx->stride(c.slot), c.stride) << c.key;  // docs/format.md section 4
+    const std::uint64_t size = 3 * 64 * c.stride;
+    auto t = std::make_unique<LoadedTable>();
+    t->index = *idx;
+    for (Color x : {Color::White, Color::Black}) {
+      std::vector<std::uint8_t>& a = t->arrays[static_cast<std::size_t>(array_of(Color::Black, x))];
+      a.resize(size);
+      for (std::uint64_t i = 0; i < size; ++i)
+        a[i] = static_cast<std::uint8_t>((i * 0x9E3779B1ULL + (x == Color::White ? 0 : 77)) >> 11);
+    }
+    const LoadedTable copy = *t;
+    TableSet set(test::tables_dir());
+    set.add(m, std::move(t));
+    RankSlice need;
+    need.slot = c.slot;
+    need.rank = c.rank;
+    set.retain_only({SubtableNeed(m, ByColor<bool>{{false, true}}, need)});
+    const LoadedTable* cut = set.find(m);
+    ASSERT_NE(cut, nullptr);
+    ASSERT_TRUE(cut->has_slice(Color::Black)) << c.key;
+    EXPECT_FALSE(cut->has_side(Color::Black));
+    std::vector<int> hits(size / 8, 0);
+    std::uint64_t in = 0;
+    for (std::uint64_t i = 0; i < size; ++i) {
+      const bool on_rank = (i / c.stride) % 64 / 8 == static_cast<std::uint64_t>(c.rank);
+      ASSERT_EQ(cut->slice.contains(i), on_rank) << c.key << " " << i;
+      if (!on_rank) continue;
+      ++in;
+      const std::uint64_t o = cut->slice.offset(i);
+      ASSERT_LT(o, size / 8) << c.key << " " << i;
+      ++hits[o];
+      for (Color x : {Color::White, Color::Black})
+        ASSERT_EQ(cut->view(Color::Black, x)[i], copy.arrays[static_cast<std::size_t>(array_of(Color::Black, x))][i])
+            << c.key << " " << i;
+    }
+    EXPECT_EQ(in, size / 8);
+    EXPECT_TRUE(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; })) << c.key;
+  }
 }
 
 }  // namespace

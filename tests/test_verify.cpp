@@ -37,7 +37,7 @@ Loaded load(const std::string& key) {
 }
 
 // TableSet with one side to move: the other side's arrays stay empty until a require() asks for
-// it (then the table is reloaded with both), and retain_only() frees the sides no longer named.
+// it (then it is loaded into the table present), and retain_only() frees the sides no longer named.
 TEST(TableSetSides, LoadsOnlyTheSidesAsked) {
   const Material kpk = test::material("KPvK");
   TableSet set(test::tables_dir());

@@ -215,21 +215,21 @@ class InitRow {
         base += static_cast<std::uint64_t>(to_index(t[static_cast<std::size_t>(k)]) - sg.field_base(k)) * si.stride(k);
     const ArrayView arr_w = sm.array(us_, Color::White);
     const ArrayView arr_b = sm.array(us_, Color::Black);
-    // In a promotion slice (both arrays of one side share it) the row is linear too: offset of
-    // the base, and a stride 8 times smaller when u's field is above the sliced one.
+    // In a promotion slice (both arrays of one side share it) the row is linear too when the
+    // man that varies comes after the promoted piece in the subtable's slots (the stride of a
+    // lower field is unchanged by the compaction) and the promoted piece stands on the slice's
+    // rank: the only row exits into a sliced subtable are push promotions of a man other than
+    // the last, whose last man (their pawn, or a man of the other colour) has the higher slot.
     const RankSlice& sl = arr_w.slice;
-    std::uint64_t stride = si.stride(su);
+    const std::uint64_t stride = si.stride(su);
     if (sl.active()) {
-      if (su != sl.slot) DEADPOS_CHECK(sl.contains(base));  // the promoted piece stands still
-      base = sl.offset_unchecked(base);
-      if (su < sl.slot) stride /= 8;
+      DEADPOS_CHECK(su > sl.slot);
+      base = sl.offset(base);
     }
     const int fb = sg.field_base(su);
     while (mask) {
       const Square l = pop_lsb(mask);
       const Square h = apply_symmetry(kp.g, sm.swapped ? flip_vertical(l) : l);
-      // u is the promoted piece: on the slice's rank (only promotions enter a sliced subtable).
-      if (sl.active() && su == sl.slot) DEADPOS_CHECK(static_cast<int>(rank_of(h)) == sl.rank);
       const std::uint64_t i = base + static_cast<std::uint64_t>(to_index(h) - fb) * stride;
 #ifndef NDEBUG
       TableIndex::Squares e = ss;

@@ -141,16 +141,19 @@ void TableSet::retain_only(const std::vector<SubtableNeed>& keep) {
         free_side(t.arrays, s);
         free_side(t.slice_arrays, s);
       } else if (k->slice.active() && t.has_side(s)) {
-        // Cut a whole side to the slice.
+        // Cut a whole side to the slice. Both cuts are made before anything is replaced: an
+        // allocation that fails leaves the table as it was.
         RankSlice sl = k->slice;
         sl.stride = t.index.stride(sl.slot);
-        for (Color x : {Color::White, Color::Black}) {
-          const auto a = static_cast<std::size_t>(array_of(s, x));
-          std::vector<std::uint8_t> cut(t.arrays[a].size() / 8);
-          copy_slice(t.arrays[a].data(), 0, t.arrays[a].size(), sl, cut.data());
-          t.slice_arrays[a] = std::move(cut);
-          std::vector<std::uint8_t>().swap(t.arrays[a]);
-        }
+        const auto aw = static_cast<std::size_t>(array_of(s, Color::White));
+        const auto ab = static_cast<std::size_t>(array_of(s, Color::Black));
+        std::vector<std::uint8_t> cut_w(t.arrays[aw].size() / 8);
+        std::vector<std::uint8_t> cut_b(t.arrays[ab].size() / 8);
+        copy_slice(t.arrays[aw].data(), 0, t.arrays[aw].size(), sl, cut_w.data());
+        copy_slice(t.arrays[ab].data(), 0, t.arrays[ab].size(), sl, cut_b.data());
+        t.slice_arrays[aw] = std::move(cut_w);
+        t.slice_arrays[ab] = std::move(cut_b);
+        free_side(t.arrays, s);
         t.slice = sl;
       }
     }

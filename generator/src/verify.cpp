@@ -1073,10 +1073,12 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
     for (const SuccessorSides& s : m.successor_sides()) needs.emplace_back(s);
     set.retain_only(needs);
     // How a subtable that could not be used is described: absent, unreadable for lack of memory
-    // (the file may be intact), or damaged.
+    // (the file may be intact), unreadable (not a regular file, no permission: the bytes were
+    // never seen), or damaged.
     const auto state_word = [](ErrorCode c) {
       return c == ErrorCode::MissingTable  ? "missing"
              : c == ErrorCode::OutOfMemory ? "not loadable (out of memory)"
+             : c == ErrorCode::Io          ? "unreadable"
                                            : "damaged";
     };
     // The first subtable that cannot be used decides the verdict; the other absent ones are named

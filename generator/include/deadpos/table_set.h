@@ -35,19 +35,17 @@ struct RankSlice {
 
   bool active() const { return slot >= 0; }
   bool same_entries(const RankSlice& o) const { return slot == o.slot && (slot < 0 || rank == o.rank); }
-  // Whether index value i lies in the slice.
-  bool contains(std::uint64_t i) const { return static_cast<int>((i / stride) % 64 / 8) == rank; }
-  // Offset of i in the slice's array, i anywhere (the caller adds a multiple of a stride that
-  // brings it into the slice: the linear row path of the solver's exits).
-  std::uint64_t offset_unchecked(std::uint64_t i) const {
-    const std::uint64_t q = i / stride;
-    return (q / 64) * 8 * stride + (q % 64) * stride - static_cast<std::uint64_t>(8 * rank) * stride + (i - q * stride);
+  // Whether index value i lies in the slice. Precondition: the stride is set (DEADPOS_CHECK).
+  bool contains(std::uint64_t i) const {
+    DEADPOS_CHECK(stride > 0);
+    return static_cast<int>((i / stride) % 64 / 8) == rank;
   }
   // Offset of i in the slice's array. Precondition: contains(i) (DEADPOS_CHECK: an entry outside
   // the slice was never loaded).
   std::uint64_t offset(std::uint64_t i) const {
     DEADPOS_CHECK(contains(i));
-    return offset_unchecked(i);
+    const std::uint64_t q = i / stride;
+    return (q / 64) * 8 * stride + (q % 64 - 8 * static_cast<std::uint64_t>(rank)) * stride + (i - q * stride);
   }
 };
 
