@@ -85,6 +85,10 @@ Subcommand add_generate(CLI::App& app) {
             for (const auto& f : r->removed_temporaries) {
               std::printf("removed %s (left by an interrupted run)\n", one_line(f).c_str());
             }
+            if (!r->rewritten.empty()) {
+              std::printf("rewrote %s of an older format version in format v%u (same entries, not solved again)\n",
+                          count_of(r->rewritten.size(), "table", "tables").c_str(), kFormatVersion);
+            }
             std::printf("built %s, %zu already present in %s\n", count_of(r->built.size(), "table", "tables").c_str(),
                         r->skipped.size(), one_line(a->out).c_str());  // a directory name may hold any byte
             return finish_output();

@@ -36,7 +36,8 @@ Result<std::uint8_t> BlockCache::entry(std::uint64_t key, const TableFile& f, st
 Result<std::uint8_t> BlockCache::insert(Shard& sh, std::uint64_t key, const TableFile& f, std::uint32_t b,
                                         std::uint32_t off) {
   auto data = std::make_shared<std::vector<std::uint8_t>>();
-  if (Status s = f.read_block(b, *data); !s) {
+  // The probe reads entries of legal positions only: invalid entries need not be restored.
+  if (Status s = f.read_block(b, *data, InvalidEntries::Any); !s) {
     if (s.error().code == ErrorCode::OutOfMemory) throw std::bad_alloc();  // retried by entry()
     return s.error();
   }

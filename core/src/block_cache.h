@@ -34,6 +34,7 @@ class BlockCache {
   // among every table sharing this cache. Errors: those of TableFile::read_block, and
   // CorruptTable if the block has no entry off, OutOfMemory when the block cannot be allocated
   // even after the cache was emptied (never throws std::bad_alloc).
+  // Blocks are read with InvalidEntries::Any: only entries of legal positions may be asked for.
   Result<std::uint8_t> entry(std::uint64_t key, const TableFile& f, std::uint32_t b, std::uint32_t off);
 
  private:

@@ -199,6 +199,97 @@ int TableIndex::multiplicity(const Squares& sq) const {
   return 8;
 }
 
+int TableIndex::last_range() const {
+  if (men_ < 3) return 1;
+  return type_of(pieces_[static_cast<std::size_t>(men_ - 1)]) == PieceType::Pawn ? 48 : 64;
+}
+
+std::uint64_t TableIndex::row_positions(std::uint64_t row, Color stm) const {
+  assert(row < size_ / static_cast<std::uint64_t>(last_range()));
+  if (men_ < 3) {
+    // KvK: an entry is a king slot; two kings alone never give check.
+    Squares sq;
+    return decode(row, sq) ? 1 : 0;
+  }
+  const int last = men_ - 1;
+  const std::uint64_t first = row * static_cast<std::uint64_t>(last_range());
+  // The fixed men of the row: decode's field peeling, last man at field 0.
+  Squares sq{};
+  std::uint64_t rest = row;
+  for (int j = last - 1; j >= 2; --j) {
+    int f;
+    if (type_of(pieces_[static_cast<std::size_t>(j)]) == PieceType::Pawn) {
+      f = static_cast<int>(rest % 48) + 8;
+      rest /= 48;
+    } else {
+      f = static_cast<int>(rest & 63);
+      rest >>= 6;
+    }
+    sq[static_cast<std::size_t>(j)] = square_at(f);
+  }
+  if (pawns_) {
+    const int half = static_cast<int>(rest / 64);
+    sq[0] = make_square(static_cast<File>(half % 4), static_cast<Rank>(half / 4));
+    sq[1] = square_at(static_cast<int>(rest % 64));
+    if (square_distance(sq[0], sq[1]) <= 1) return 0;
+  } else {
+    const auto& p = kk_tables().pair[static_cast<std::size_t>(rest)];
+    sq[0] = p.first;
+    sq[1] = p.second;
+  }
+  Bitboard occ = square_bb(sq[0]) | square_bb(sq[1]);
+  for (int j = 2; j < last; ++j) {
+    const Bitboard b = square_bb(sq[static_cast<std::size_t>(j)]);
+    if (occ & b) return 0;
+    occ |= b;
+  }
+  for (const auto& [a, b] : groups_)
+    for (int j = a + 1; j < std::min(b, last); ++j)
+      if (sq[static_cast<std::size_t>(j - 1)] > sq[static_cast<std::size_t>(j)]) return 0;
+  const Piece lp = pieces_[static_cast<std::size_t>(last)];
+  const bool pawn_last = type_of(lp) == PieceType::Pawn;
+  // Candidate squares of the last man (bit = square): free, on its ranks, after its twin.
+  Bitboard cand = (pawn_last ? 0x00FFFFFFFFFFFF00ULL : ~Bitboard{0}) & ~occ;
+  if (last - 1 >= 2 && pieces_[static_cast<std::size_t>(last - 1)] == lp) {
+    const int t = to_index(sq[static_cast<std::size_t>(last - 1)]);
+    cand &= t == 63 ? 0 : ~Bitboard{0} << (t + 1);
+  }
+  // The side not to move (king k) must not be in check. The last man cannot open a line (the
+  // other men are fixed), only block one of the fixed men's or give check itself.
+  const Square k = sq[stm == Color::White ? 1 : 0];
+  const Bitboard kb = square_bb(k);
+  for (int j = 2; j < last; ++j) {
+    const Piece pc = pieces_[static_cast<std::size_t>(j)];
+    if (color_of(pc) != stm) continue;
+    const Square a = sq[static_cast<std::size_t>(j)];
+    const PieceType pt = type_of(pc);
+    if (pt == PieceType::Pawn) {
+      if (pawn_attacks(stm, a) & kb) return 0;
+    } else if (pt == PieceType::Knight) {
+      if (knight_attacks(a) & kb) return 0;
+    } else if (piece_attacks(pt, a, occ) & kb) {
+      cand &= between_bb(a, k);  // a slider's check unless the last man stands between
+    }
+  }
+  if (color_of(lp) == stm) {
+    // Squares from which the last man attacks k: its attack pattern read back from k.
+    const PieceType pt = type_of(lp);
+    cand &= ~(pt == PieceType::Pawn ? pawn_attacks(~stm, k) : piece_attacks(pt, k, occ));
+  }
+  // Both kings on the a1-h8 diagonal: the larger of two mirror-image indices is broken.
+  if (!pawns_ &&
+      std::popcount(static_cast<unsigned>(
+          kk_tables().syms[static_cast<std::size_t>(to_index(sq[0]))][static_cast<std::size_t>(to_index(sq[1]))])) >
+          1) {
+    for (Bitboard c = cand; c;) {
+      const Square q = pop_lsb(c);
+      sq[static_cast<std::size_t>(last)] = q;
+      if (encode(sq) != first + static_cast<std::uint64_t>(to_index(q))) cand &= ~square_bb(q);
+    }
+  }
+  return pawn_last ? cand >> 8 : cand;
+}
+
 TableIndex::Squares TableIndex::squares_of(const Position& pos) const {
   Squares sq{};
   int j = 0;

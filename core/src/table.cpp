@@ -105,6 +105,27 @@ Result<bool> regular_file_exists(const std::string& path) {
 
 std::string table_file_name(const Material& m) { return m.key() + ".dpt"; }
 
+namespace {
+
+// Section 5: an invalid entry is stored as the code before it in the block (the first valid code
+// for those before any; kNone in a block without one). Long runs of one code, and the same code
+// repeated where rows repeat, are what zstd compresses best; the reader restores kInvalid.
+void fill_invalid(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+  std::uint8_t prev = DthmCode::kNone;
+  for (std::size_t i = 0; i < n; ++i)
+    if (in[i] != DthmCode::kInvalid) {
+      prev = in[i];
+      break;
+    }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t v = in[i] == DthmCode::kInvalid ? prev : in[i];
+    out[i] = v;
+    prev = v;
+  }
+}
+
+}  // namespace
+
 Status write_table(const std::string& path, const TableIndex& index,
                    const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level) {
   const std::uint64_t n = index.size();
@@ -143,12 +164,14 @@ Status write_table(const std::string& path, const TableIndex& index,
 #pragma omp parallel
   {
     std::vector<std::byte> scratch(ZSTD_compressBound(kBlockEntries));
+    std::vector<std::uint8_t> filled(kBlockEntries);
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
       const auto a = static_cast<std::size_t>(b / per_array);
       const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
       const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
-      const std::size_t r = ZSTD_compress(scratch.data(), scratch.size(), arrays[a].data() + first, len, zstd_level);
+      fill_invalid(arrays[a].data() + first, len, filled.data());
+      const std::size_t r = ZSTD_compress(scratch.data(), scratch.size(), filled.data(), len, zstd_level);
       if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
 #pragma omp atomic write
         out_of_memory = true;
@@ -357,7 +380,10 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
   if (load_le<std::uint64_t>(p + 136) != xxh64(p, 136)) return corrupt(name, "header checksum mismatch");
   TableHeader& h = t.header_;
   h.version = load_le<std::uint32_t>(p + 8);
-  if (h.version != kFormatVersion) return corrupt(name, "unsupported format version " + std::to_string(h.version));
+  if (h.version < kOldestReadableVersion || h.version > kFormatVersion) {
+    return corrupt(name, "unsupported format version " + std::to_string(h.version) +
+                             " (this deadpos reads versions 1 and 2): regenerate it with deadpos generate");
+  }
   h.metric = load_le<std::uint32_t>(p + 12);
   if (h.metric != kMetricDthm) return corrupt(name, "unknown metric " + std::to_string(h.metric));
   char key[16];
@@ -461,7 +487,7 @@ std::pair<std::uint32_t, std::uint32_t> TableFile::locate(int array, std::uint64
           static_cast<std::uint32_t>(idx % kBlockEntries)};
 }
 
-Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out) const {
+Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out, InvalidEntries invalid) const {
   if (block >= header_.blocks) return corrupt(name_, "block " + std::to_string(block) + " out of range");
   const std::byte* e = block_index_.data() + static_cast<std::uint64_t>(block) * kBlockIndexEntryBytes;
   const std::uint64_t off = load_le<std::uint64_t>(e);
@@ -485,20 +511,42 @@ Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out
     return corrupt(name_,
                    "block " + std::to_string(block) + " does not decompress to " + std::to_string(raw) + " bytes");
   }
-  // One branch-free pass (vectorised; the early-exit loop was 63% of a cold 5-man probe).
+  // One branch-free pass (vectorised; the early-exit loop was 63% of a cold 5-man probe). v2
+  // stores no kInvalid (section 5): there it is an undefined code too.
+  const std::uint8_t invalid_code = header_.version >= 2 ? DthmCode::kNone : DthmCode::kInvalid;
   unsigned bad = 0;
   for (std::uint8_t v : out) {
     bad |= static_cast<unsigned>(v > DthmCode::kMaxDthm) & static_cast<unsigned>(v != DthmCode::kNone) &
-           static_cast<unsigned>(v != DthmCode::kInvalid);
+           static_cast<unsigned>(v != invalid_code);
   }
   if (bad) {
     for (std::uint8_t v : out) {
-      if (v > DthmCode::kMaxDthm && v != DthmCode::kNone && v != DthmCode::kInvalid) {
+      if (v > DthmCode::kMaxDthm && v != DthmCode::kNone && v != invalid_code) {
         return corrupt(name_, "block " + std::to_string(block) + " holds the undefined code " + std::to_string(v));
       }
     }
   }
+  if (invalid == InvalidEntries::Marked && header_.version >= 2) mark_invalid(block, out);
   return Ok{};
+}
+
+void TableFile::mark_invalid(std::uint32_t block, std::vector<std::uint8_t>& out) const {
+  // Array a has side to move a / 2 (section 3); rows of last_range() entries may straddle blocks.
+  const Color stm = (block / blocks_per_array_) / 2 == 0 ? Color::White : Color::Black;
+  const auto range = static_cast<std::uint64_t>(index_.last_range());
+  const std::uint64_t first = static_cast<std::uint64_t>(block % blocks_per_array_) * kBlockEntries;
+  const std::uint64_t end = first + out.size();
+  for (std::uint64_t row = first / range; row * range < end; ++row) {
+    const std::uint64_t valid = index_.row_positions(row, stm);
+    const std::uint64_t lo = std::max(row * range, first);
+    const std::uint64_t hi = std::min(row * range + range, end);
+    std::uint8_t* p = out.data() + (lo - first);
+    const std::uint64_t f0 = lo - row * range;
+    for (std::uint64_t i = 0; i < hi - lo; ++i) {
+      const bool keep = (valid >> (f0 + i)) & 1U;
+      p[i] = keep ? p[i] : DthmCode::kInvalid;
+    }
+  }
 }
 
 Result<std::vector<std::uint8_t>> TableFile::read_array(int array) const {

@@ -151,6 +151,18 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     const std::string path = opt.out_dir + "/" + table_file_name(m);
     if (!(opt.force && is_target(m)) && std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
+        if (f->header().version < kFormatVersion) {
+          // An older format holds the same entries: rewrite it in the current one from its own
+          // arrays (the bytes equal a fresh generation's: write_table sees the same arrays).
+          if (!writable) {
+            if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
+            writable = true;
+          }
+          auto t = load_table(path, m);
+          if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
+          if (Status st = write_table(path, (*t)->index, (*t)->arrays, opt.zstd_level); !st) return st.error();
+          res.rewritten.push_back(m.key());
+        }
         // Every table we write has its statistics beside it (written first); one that lost them
         // (deleted by hand) gets them back from the table itself, not by solving it again.
         const std::string json = opt.out_dir + "/" + m.key() + ".json";

@@ -74,6 +74,17 @@ class TableIndex {
   // 2 with pawns).
   int multiplicity(const Squares& sq) const;
 
+  // Range of the last man's field (64, or 48 for a pawn); 1 for KvK, whose entries are king slots.
+  // A "row" is the last_range() consecutive entries [row * last_range(), (row + 1) * last_range()).
+  int last_range() const;
+  // Which entries of a row are positions of the array with `stm` to move (docs/format.md, section
+  // 4, "Broken entries"): bit f is set iff entry row * last_range() + f decodes (decode() true) and
+  // the side not to move is not in check. The format v2 reader restores kInvalid from it (format.md
+  // section 5); the result equals decode() plus Position::check_placement and an in-check test per
+  // entry (tests/test_index.cpp), computed once per row on bitboards. Precondition: row <
+  // size() / last_range().
+  std::uint64_t row_positions(std::uint64_t row, Color stm) const;
+
  private:
   std::uint64_t raw_index(const Squares& sq, int g) const;
 

@@ -1,4 +1,4 @@
-// Table files, format v1 (docs/format.md is the specification; section numbers below refer to it).
+// Table files, format v2 (docs/format.md is the specification; section numbers below refer to it).
 //
 // A table holds, for one canonical material, four arrays of one byte per index value
 // (TableIndex::size() entries each), in this order (section 3):
@@ -45,7 +45,15 @@ inline constexpr int kNumArrays = 4;
 // Array number of (side to move, side to be mated).
 constexpr int array_of(Color stm, Color mated) { return to_index(stm) * 2 + to_index(mated); }
 
-inline constexpr std::uint32_t kFormatVersion = 1;
+// Written: 2. Read: 1 and 2. They differ only in the bytes stored at invalid entries: v1 stores
+// kInvalid there, v2 the value before (section 5: it compresses better) and its reader restores
+// kInvalid from the index (TableIndex::row_positions).
+inline constexpr std::uint32_t kFormatVersion = 2;
+inline constexpr std::uint32_t kOldestReadableVersion = 1;
+// zstd level of the blocks (section 5). On filled v2 blocks level 5 is both smaller and faster
+// than levels 6-8 (KBNvKP, every 64th king slot, bench/table_coding.cpp: l5 0.342 bits/entry at
+// 220-290 MB/s per core, l8 0.344 at 123, l9 0.323 at 96; v1 was level 9 at about 45).
+inline constexpr int kZstdLevel = 5;
 inline constexpr std::uint32_t kMetricDthm = 1;
 inline constexpr std::uint32_t kBlockEntries = 1U << 18;  // entries per compressed block (256 KiB raw)
 inline constexpr std::size_t kHeaderBytes = 144;
@@ -73,11 +81,11 @@ struct TableHeader {
 
 // Writes a table atomically to `path` (write_file_atomic). arrays: kNumArrays vectors of
 // index.size() bytes each, codes of section 3 of docs/format.md (aborts through DEADPOS_CHECK on a
-// wrong size or a kUnknown byte: a caller's defect). zstd_level: 1..22 (format.md section 5 uses 9).
+// wrong size or a kUnknown byte: a caller's defect). zstd_level: 1..22 (format.md section 5: kZstdLevel).
 // Compression runs on the calling thread's OpenMP team (output bytes independent of thread count).
 // Errors: ErrorCode::Io naming the path.
 Status write_table(const std::string& path, const TableIndex& index,
-                   const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level = 9);
+                   const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level = kZstdLevel);
 
 // Writes the concatenation of `parts` to `path` atomically: to `<path>.tmp.<pid>`, fsync, rename,
 // fsync of the directory (docs/format.md section 5). A reader never sees a partial file under
@@ -92,6 +100,14 @@ class ByteSource {
   virtual std::uint64_t size() const = 0;
   // Reads n bytes at offset off into out. Errors: Io (short read, read error).
   virtual Status read_at(std::uint64_t off, std::size_t n, std::byte* out) const = 0;
+};
+
+// What a decompressed block holds at entries that are not positions (section 4, "Broken entries").
+enum class InvalidEntries {
+  Marked,  // kInvalid, exactly there (v2: restored from the index, about a third of a block's
+           // decompression time)
+  Any      // whatever the file stores (v2: a copy of a valid code, never kInvalid): for readers
+           // that only read entries of legal positions, such as the probe
 };
 
 // How much of a file TableFile::open checks up front.
@@ -118,16 +134,21 @@ class TableFile {
   Material material() const { return material_; }
   const TableIndex& index() const { return index_; }
 
-  // Decompresses one whole array (block checksums verified). Errors: CorruptTable.
+  // Decompresses one whole array (block checksums verified; invalid entries Marked). Errors:
+  // CorruptTable.
   Result<std::vector<std::uint8_t>> read_array(int array) const;
   // Decompresses block b (0-based over all arrays) into out (block_entries bytes or fewer for the
-  // last block of an array). Errors: CorruptTable.
-  Status read_block(std::uint32_t block, std::vector<std::uint8_t>& out) const;
+  // last block of an array), invalid entries as `invalid` says. Errors: CorruptTable (checksum,
+  // size, or a code section 3 does not allow: in v2 kInvalid is one), OutOfMemory.
+  Status read_block(std::uint32_t block, std::vector<std::uint8_t>& out,
+                    InvalidEntries invalid = InvalidEntries::Marked) const;
   // Block number and offset inside it of entry idx of array a.
   std::pair<std::uint32_t, std::uint32_t> locate(int array, std::uint64_t idx) const;
 
  private:
   static Result<TableFile> from_source(std::shared_ptr<const ByteSource> src, const std::string& name, FileCheck check);
+  // v2: writes kInvalid at the entries of a decompressed block that are not positions.
+  void mark_invalid(std::uint32_t block, std::vector<std::uint8_t>& out) const;
 
   std::string name_;
   std::shared_ptr<const ByteSource> src_;

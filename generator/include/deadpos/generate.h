@@ -20,7 +20,7 @@ inline constexpr int kMaxGenerateMen = 5;
 struct GenerateOptions {
   std::string out_dir;
   ProgressFn progress;
-  int zstd_level = 9;
+  int zstd_level = kZstdLevel;
   // Rebuild the targets even when their files exist and pass their checksums (a table that
   // verify or probe found wrong). Subtables that are not targets are still kept when intact.
   bool force = false;
@@ -29,8 +29,10 @@ struct GenerateOptions {
   std::function<void(const TableStats&)> on_table_written;
 };
 struct GenerateResult {
-  std::vector<TableStats> built;                 // tables generated in this run
-  std::vector<std::string> skipped;              // tables present and intact (checksums verified)
+  std::vector<TableStats> built;     // tables generated in this run
+  std::vector<std::string> skipped;  // tables present and intact (checksums verified)
+  // Of the skipped: tables of an older format version, rewritten in the current one (same entries).
+  std::vector<std::string> rewritten;
   std::vector<std::string> removed_temporaries;  // paths of stale temporary files removed
   // Kept tables whose <KEY>.json was absent: statistics recomputed from the table and written
   // (their "seconds" are then the statistics' time, not the solve's).
@@ -39,7 +41,8 @@ struct GenerateResult {
 // Builds the targets and every missing subtable, in dependency order, writing <KEY>.json and
 // then <KEY>.dpt into out_dir, each atomically (temporary file + rename), so a table file always
 // has its statistics beside it. A table file that exists and passes its checksums is kept (unless
-// opt.force and it is a target). Before anything is solved: out_dir must be writable (a file of
+// opt.force and it is a target); one of an older format version (format.md) is rewritten in the
+// current one from its own entries, not solved again. Before anything is solved: out_dir must be writable (a file of
 // the temporaries' naming is created and removed), and no .dpt or .json name of a table to build
 // may be taken by something that is not a regular file (a FIFO, a directory: never replaced).
 // Temporary files <KEY>.dpt.tmp.<pid> and <KEY>.json.tmp.<pid> (KEY a canonical material key) left
