@@ -165,13 +165,24 @@ Status write_table(const std::string& path, const TableIndex& index,
   {
     std::vector<std::byte> scratch(ZSTD_compressBound(kBlockEntries));
     std::vector<std::uint8_t> filled(kBlockEntries);
+    // Section 5's parameters on top of the level; one context per thread, reset by each frame.
+    const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    bool set = cctx != nullptr;
+    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, zstd_level));
+    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_minMatch, kZstdMinMatch));
+    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_searchLog, kZstdSearchLog));
+    if (!set) {
+#pragma omp atomic write
+      out_of_memory = true;
+    }
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
+      if (!set) continue;
       const auto a = static_cast<std::size_t>(b / per_array);
       const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
       const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
       fill_invalid(arrays[a].data() + first, len, filled.data());
-      const std::size_t r = ZSTD_compress(scratch.data(), scratch.size(), filled.data(), len, zstd_level);
+      const std::size_t r = ZSTD_compress2(cctx.get(), scratch.data(), scratch.size(), filled.data(), len);
       if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
 #pragma omp atomic write
         out_of_memory = true;

@@ -50,10 +50,14 @@ constexpr int array_of(Color stm, Color mated) { return to_index(stm) * 2 + to_i
 // kInvalid from the index (TableIndex::row_positions).
 inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kOldestReadableVersion = 1;
-// zstd level of the blocks (section 5). On filled v2 blocks level 5 is both smaller and faster
-// than levels 6-8 (KBNvKP, every 64th king slot, bench/table_coding.cpp: l5 0.342 bits/entry at
-// 220-290 MB/s per core, l8 0.344 at 123, l9 0.323 at 96; v1 was level 9 at about 45).
+// zstd setting of the blocks (section 5): level 5 with minMatch 6 and searchLog 6. On filled v2
+// blocks (every 16th-24th block, one thread, bench/table_coding.cpp and the session note of
+// 2026-12-02) it is smaller than level 9 and 2-3 times faster: bits per entry, v1 / level 9 / this,
+// KRBvKR 0.428 / 0.256 / 0.244 (314 MB/s), KBPvKB 0.578 / 0.478 / 0.448 (244 MB/s), KBNvKP 0.529 /
+// 0.335 / 0.330 (250-290 MB/s); v1 wrote level 9 unfilled at about 45 MB/s.
 inline constexpr int kZstdLevel = 5;
+inline constexpr int kZstdMinMatch = 6;
+inline constexpr int kZstdSearchLog = 6;
 inline constexpr std::uint32_t kMetricDthm = 1;
 inline constexpr std::uint32_t kBlockEntries = 1U << 18;  // entries per compressed block (256 KiB raw)
 inline constexpr std::size_t kHeaderBytes = 144;
@@ -81,7 +85,8 @@ struct TableHeader {
 
 // Writes a table atomically to `path` (write_file_atomic). arrays: kNumArrays vectors of
 // index.size() bytes each, codes of section 3 of docs/format.md (aborts through DEADPOS_CHECK on a
-// wrong size or a kUnknown byte: a caller's defect). zstd_level: 1..22 (format.md section 5: kZstdLevel).
+// wrong size or a kUnknown byte: a caller's defect). zstd_level: 1..22, with kZstdMinMatch and
+// kZstdSearchLog on top (format.md section 5: kZstdLevel).
 // Compression runs on the calling thread's OpenMP team (output bytes independent of thread count).
 // Errors: ErrorCode::Io naming the path.
 Status write_table(const std::string& path, const TableIndex& index,
