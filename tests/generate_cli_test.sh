@@ -220,6 +220,32 @@ expect_rc 0 "generate of the absent subtables"
 run verify --tables "$work/absent" KRvKP
 expect_rc 0 "verify after generating the subtables"
 
+# --- format v1 files (tests/data/v1/README.md): read as they are, rewritten in v2 by generate ----
+v1=$(cd "$(dirname "$0")" && pwd)/data/v1
+d=$work/v1
+mkdir -p "$d"
+cp "$v1/KvK.dpt" "$v1/KRvK.dpt" "$d/"
+fens="8/8/8/3k4/8/2R5/8/1K6 w - - 0 1
+8/8/8/3k4/8/2R5/8/1K6 b - - 0 1
+k7/8/1K6/8/8/8/8/7R w - - 0 1
+7k/8/8/8/8/8/R7/K7 b - - 0 1"
+echo "$fens" | "$deadpos" probe --tables "$d" --json >"$work/v1.json" 2>&1 || fail "probe of v1 tables failed: $(head -c 600 "$work/v1.json")"
+echo "$fens" | "$deadpos" probe --tables "$tables" --json >"$work/v2.json" 2>&1
+cmp -s "$work/v1.json" "$work/v2.json" || fail "v1 and v2 tables answer differently: $(diff "$work/v1.json" "$work/v2.json" | head -c 800)"
+run verify --tables "$d"
+expect_rc 0 "verify of v1 tables"
+expect_in out "verified 2 tables" "verify of v1 tables"
+run generate KRvK --out "$d"
+expect_rc 0 "generate over v1 tables"
+expect_in out "rewrote 2 tables of an older format version in format v2" "generate rewrites v1 tables"
+expect_in out "built 0 tables, 2 already present" "generate rewrites v1 tables without solving"
+for k in KvK KRvK; do
+  cmp -s "$d/$k.dpt" "$tables/$k.dpt" || fail "$k rewritten from v1 differs from a fresh v2 generation"
+done
+run generate KRvK --out "$d"
+expect_in out "built 0 tables, 2 already present" "generate keeps rewritten tables"
+grep -q "rewrote" "$work/out" && fail "generate rewrote v2 tables again: $(cat "$work/out")"
+
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)"
   exit 1
