@@ -109,8 +109,8 @@ class ByteSource {
 
 // What a decompressed block holds at entries that are not positions (section 4, "Broken entries").
 enum class InvalidEntries {
-  Marked,  // kInvalid, exactly there (v2: restored from the index, about a third of a block's
-           // decompression time)
+  Marked,  // kInvalid, exactly there (v2: restored from the index per row; a 5-man block then
+           // takes 0.49 ms instead of 0.32 for KBNvKP, 0.58 instead of 0.32 for KRBvKR)
   Any      // whatever the file stores (v2: a copy of a valid code, never kInvalid): for readers
            // that only read entries of legal positions, such as the probe
 };
