@@ -143,8 +143,7 @@ std::uint64_t TableIndex::encode(const Squares& sq) const {
   return best;
 }
 
-bool TableIndex::decode(std::uint64_t i, Squares& sq) const {
-  if (i >= size_) return false;
+bool TableIndex::fill_squares(std::uint64_t i, Squares& sq) const {
   // Peel fields off from the last (fastest) one; ranges are the constants 64 and 48, so the
   // divisions compile to shifts and multiplications (hot in the solver: about 2x faster than
   // dividing by the stored strides).
@@ -165,12 +164,17 @@ bool TableIndex::decode(std::uint64_t i, Squares& sq) const {
     const int half = static_cast<int>(kk / 64);
     sq[0] = make_square(static_cast<File>(half % 4), static_cast<Rank>(half / 4));
     sq[1] = square_at(static_cast<int>(kk % 64));
-    if (square_distance(sq[0], sq[1]) <= 1) return false;
-  } else {
-    const auto& p = kk_tables().pair[static_cast<std::size_t>(kk)];
-    sq[0] = p.first;
-    sq[1] = p.second;
+    return square_distance(sq[0], sq[1]) > 1;
   }
+  const auto& p = kk_tables().pair[static_cast<std::size_t>(kk)];
+  sq[0] = p.first;
+  sq[1] = p.second;
+  return true;
+}
+
+bool TableIndex::decode(std::uint64_t i, Squares& sq) const {
+  if (i >= size_) return false;
+  if (!fill_squares(i, sq)) return false;
   Bitboard occ = square_bb(sq[0]) | square_bb(sq[1]);
   for (int j = 2; j < men_; ++j) {
     const Bitboard b = square_bb(sq[static_cast<std::size_t>(j)]);
@@ -213,30 +217,9 @@ std::uint64_t TableIndex::row_positions(std::uint64_t row, Color stm) const {
   }
   const int last = men_ - 1;
   const std::uint64_t first = row * static_cast<std::uint64_t>(last_range());
-  // The fixed men of the row: decode's field peeling, last man at field 0.
+  // The fixed men of the row (the last man's square is overwritten below).
   Squares sq{};
-  std::uint64_t rest = row;
-  for (int j = last - 1; j >= 2; --j) {
-    int f;
-    if (type_of(pieces_[static_cast<std::size_t>(j)]) == PieceType::Pawn) {
-      f = static_cast<int>(rest % 48) + 8;
-      rest /= 48;
-    } else {
-      f = static_cast<int>(rest & 63);
-      rest >>= 6;
-    }
-    sq[static_cast<std::size_t>(j)] = square_at(f);
-  }
-  if (pawns_) {
-    const int half = static_cast<int>(rest / 64);
-    sq[0] = make_square(static_cast<File>(half % 4), static_cast<Rank>(half / 4));
-    sq[1] = square_at(static_cast<int>(rest % 64));
-    if (square_distance(sq[0], sq[1]) <= 1) return 0;
-  } else {
-    const auto& p = kk_tables().pair[static_cast<std::size_t>(rest)];
-    sq[0] = p.first;
-    sq[1] = p.second;
-  }
+  if (!fill_squares(first, sq)) return 0;
   Bitboard occ = square_bb(sq[0]) | square_bb(sq[1]);
   for (int j = 2; j < last; ++j) {
     const Bitboard b = square_bb(sq[static_cast<std::size_t>(j)]);

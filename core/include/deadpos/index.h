@@ -87,6 +87,9 @@ class TableIndex {
 
  private:
   std::uint64_t raw_index(const Squares& sq, int g) const;
+  // Squares of every slot of index value i < size() (kings from the king-pair slot); false when
+  // the kings touch or coincide (a broken pawn-scheme slot). No other check.
+  bool fill_squares(std::uint64_t i, Squares& sq) const;
 
   Material material_;
   bool pawns_ = false;
