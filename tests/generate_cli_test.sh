@@ -245,6 +245,23 @@ done
 run generate KRvK --out "$d"
 expect_in out "built 0 tables, 2 already present" "generate keeps rewritten tables"
 grep -q "rewrote" "$work/out" && fail "generate rewrote v2 tables again: $(cat "$work/out")"
+# A v1 file whose 255 marks are not the index's (well formed: checksums and counts resealed by
+# tests/support/set_table_entries.py) is damaged, and rebuilt, not rewritten: entry 3986 is the
+# legal position of format.md's worked example (Kb1, Rc3, Kd5, White to move), 3969 the rook on
+# the White king's square.
+for change in "0:3986=255 1:3986=255" "0:3969=253 1:3969=253" "2:3969=7 3:3969=253"; do
+  d=$work/v1bad
+  rm -rf "$d"
+  mkdir -p "$d"
+  cp "$v1/KvK.dpt" "$v1/KRvK.dpt" "$d/"
+  # shellcheck disable=SC2086  # the changes are separate arguments
+  python3 "$(dirname "$0")/support/set_table_entries.py" "$d/KRvK.dpt" $change || fail "set_table_entries.py $change"
+  run generate KRvK --out "$d"
+  expect_rc 0 "generate over a v1 KRvK with $change"
+  expect_in out "rewrote 1 table of an older format version" "v1 KRvK with $change: only KvK rewritten"
+  expect_in out "built 1 table, 1 already present" "v1 KRvK with $change: KRvK rebuilt"
+  cmp -s "$d/KRvK.dpt" "$tables/KRvK.dpt" || fail "v1 KRvK with $change: the rebuilt table differs from a fresh one"
+done
 
 if [ "$failures" != 0 ]; then
   echo "$failures failure(s)"

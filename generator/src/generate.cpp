@@ -117,6 +117,32 @@ Error with_rebuild_hint(Error e, const Material& m, const std::string& dir) {
 
 }  // namespace
 
+namespace {
+
+// Whether every array of a whole loaded table holds kInvalid exactly at the entries that are not
+// positions (TableIndex::row_positions: docs/format.md section 4), as a v1 file must.
+bool invalid_marks_match_index(const LoadedTable& t) {
+  const auto range = static_cast<std::uint64_t>(t.index.last_range());
+  const auto rows = static_cast<std::int64_t>(t.index.size() / range);
+  bool ok = true;
+  for (int a = 0; a < kNumArrays; ++a) {
+    const std::uint8_t* p = t.arrays[static_cast<std::size_t>(a)].data();
+    const Color stm = a < 2 ? Color::White : Color::Black;  // section 3
+#pragma omp parallel for schedule(static) reduction(&& : ok)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::uint64_t valid = t.index.row_positions(static_cast<std::uint64_t>(r), stm);
+      const std::uint8_t* row = p + static_cast<std::uint64_t>(r) * range;
+      std::uint64_t marked = 0;  // bit f: entry f of the row holds kInvalid
+      for (std::uint64_t f = 0; f < range; ++f) marked |= static_cast<std::uint64_t>(row[f] == DthmCode::kInvalid) << f;
+      const std::uint64_t all = range == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << range) - 1;
+      ok = ok && (marked ^ (~valid & all)) == 0;
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
 Result<GenerateResult> generate(const std::vector<Material>& targets, const GenerateOptions& opt) {
   std::error_code ec;
   std::filesystem::create_directories(opt.out_dir, ec);
@@ -151,38 +177,48 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     const std::string path = opt.out_dir + "/" + table_file_name(m);
     if (!(opt.force && is_target(m)) && std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
+        bool damaged = false;
         if (f->header().version < kFormatVersion) {
           // An older format holds the same entries: rewrite it in the current one from its own
-          // arrays (the bytes equal a fresh generation's: write_table sees the same arrays).
+          // arrays (the bytes equal a fresh generation's: write_table sees the same arrays). Its
+          // kInvalid marks must be exactly the index's first: v2 stores none, so a legal entry
+          // marked invalid would be written as a filled copy of another entry's value. A file
+          // that fails is damaged, and rebuilt.
           if (!writable) {
             if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
             writable = true;
           }
           auto t = load_table(path, m);
-          if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
-          if (Status st = write_table(path, (*t)->index, (*t)->arrays, opt.zstd_level); !st) return st.error();
-          res.rewritten.push_back(m.key());
-        }
-        // Every table we write has its statistics beside it (written first); one that lost them
-        // (deleted by hand) gets them back from the table itself, not by solving it again.
-        const std::string json = opt.out_dir + "/" + m.key() + ".json";
-        if (!std::filesystem::exists(json, ec)) {
-          if (!writable) {
-            if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
-            writable = true;
+          if (!t && t.error().code != ErrorCode::CorruptTable) return with_rebuild_hint(t.error(), m, opt.out_dir);
+          if (t && invalid_marks_match_index(**t)) {
+            if (Status st = write_table(path, (*t)->index, (*t)->arrays, opt.zstd_level); !st) return st.error();
+            res.rewritten.push_back(m.key());
+          } else {
+            damaged = true;
           }
-          auto t = load_table(path, m);
-          if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
-          reset_peak_rss();
-          const auto t0 = std::chrono::steady_clock::now();
-          TableStats stats = compute_stats(**t, opt.progress);
-          stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          stats.peak_rss_bytes = peak_rss();
-          if (Status st = write_text_atomic(json, stats_to_json(stats)); !st) return st.error();
-          res.restored_statistics.push_back(m.key());
         }
-        res.skipped.push_back(m.key());
-        continue;
+        if (!damaged) {
+          // Every table we write has its statistics beside it (written first); one that lost them
+          // (deleted by hand) gets them back from the table itself, not by solving it again.
+          const std::string json = opt.out_dir + "/" + m.key() + ".json";
+          if (!std::filesystem::exists(json, ec)) {
+            if (!writable) {
+              if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
+              writable = true;
+            }
+            auto t = load_table(path, m);
+            if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
+            reset_peak_rss();
+            const auto t0 = std::chrono::steady_clock::now();
+            TableStats stats = compute_stats(**t, opt.progress);
+            stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            stats.peak_rss_bytes = peak_rss();
+            if (Status st = write_text_atomic(json, stats_to_json(stats)); !st) return st.error();
+            res.restored_statistics.push_back(m.key());
+          }
+          res.skipped.push_back(m.key());
+          continue;
+        }
       }
       // A damaged table is rebuilt (it is replaced atomically below).
     }

@@ -51,8 +51,8 @@ constexpr int array_of(Color stm, Color mated) { return to_index(stm) * 2 + to_i
 inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kOldestReadableVersion = 1;
 // zstd setting of the blocks (section 5): level 5 with minMatch 6 and searchLog 6. On filled v2
-// blocks (every 16th-24th block, one thread, bench/table_coding.cpp and the session note of
-// 2026-12-02) it is smaller than level 9 and 2-3 times faster: bits per entry, v1 / level 9 / this,
+// blocks of 5-man tables (every 8th-24th block, one thread, measured with bench/zstd_setting.cpp
+// on 2026-12-02) it is smaller than level 9 and 2-3 times faster: bits per entry, v1 / level 9 / this,
 // KRBvKR 0.428 / 0.256 / 0.244 (314 MB/s), KBPvKB 0.578 / 0.478 / 0.448 (244 MB/s), KBNvKP 0.529 /
 // 0.335 / 0.330 (250-290 MB/s); v1 wrote level 9 unfilled at about 45 MB/s.
 inline constexpr int kZstdLevel = 5;
