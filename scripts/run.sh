@@ -8,7 +8,7 @@
 #     first dead ply, flag-falls, wrong recorded results.
 # Positions beyond the tables (more men, or a table not built) are answered by the exact search of
 # docs/design.md, "Beyond the tables" (or said to be undetermined within its budget). DEADPOS_MAX_MEN=5
-# builds the 5-man tables too (47 minutes on 2 cores, 4.76 GB; examples/README.md) and checks their
+# builds the 5-man tables too (23 minutes on 2 cores, 3.15 GB; examples/README.md) and checks their
 # bytes against the published, verified SHA-256 list docs/checksums-5men.txt (docs/build.md,
 # "Reproducible tables").
 set -euo pipefail

@@ -39,7 +39,7 @@ struct AnalysisOptions {
   // Only tables of at most this many men are used (tests cap it to make the search do the work).
   int table_men = 7;
   // Inside the search (every position but the one asked about), only tables of at most this many
-  // men: a 5-man table is 4.76 GB for the set, and nearly every probe of one inside a search reads
+  // men: the 5-man tables are 3.15 GB for the set, and nearly every probe of one inside a search reads
   // and decompresses a new 256 KiB block, which costs more than the search saves (lichess 30k:
   // mean 513 us per position with 5-man leaves, 191 us with 4-man leaves, the same positions decided).
   int leaf_table_men = 4;
