@@ -16,5 +16,5 @@ for f in "$new"/*.dpt; do
 done | sort -k3,3nr | awk '
   BEGIN { printf "%-8s %14s %14s %7s\n", "material", "old bytes", "new bytes", "new/old" }
   { if ($2 != "-") { to += $2; tn2 += $3; r = sprintf("%.3f", $3 / $2) } else r = "-"
-    tn += $3; printf "%-8s %14s %14d %7s\n", $1, $2, $3, r }
-  END { printf "%-8s %14d %14d %7.3f   (%d tables; ratio over the tables in both)\n", "total", to, tn, (to ? tn2 / to : 0), NR }'
+    tn += $3; printf "%-8s %14s %14.0f %7s\n", $1, $2, $3, r }
+  END { printf "%-8s %14.0f %14.0f %7.3f   (%d tables; ratio over the tables in both)\n", "total", to, tn, (to ? tn2 / to : 0), NR }'
