@@ -115,10 +115,6 @@ Error with_rebuild_hint(Error e, const Material& m, const std::string& dir) {
   return e;
 }
 
-}  // namespace
-
-namespace {
-
 // Whether every array of a whole loaded table holds kInvalid exactly at the entries that are not
 // positions (TableIndex::row_positions: docs/format.md section 4), as a v1 file must.
 bool invalid_marks_match_index(const LoadedTable& t) {
@@ -178,6 +174,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     if (!(opt.force && is_target(m)) && std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
         bool damaged = false;
+        std::unique_ptr<LoadedTable> loaded;  // the kept table, when something below needs it whole
         if (f->header().version < kFormatVersion) {
           // An older format holds the same entries: rewrite it in the current one from its own
           // arrays (the bytes equal a fresh generation's: write_table sees the same arrays). Its
@@ -193,6 +190,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
           if (t && invalid_marks_match_index(**t)) {
             if (Status st = write_table(path, (*t)->index, (*t)->arrays, opt.zstd_level); !st) return st.error();
             res.rewritten.push_back(m.key());
+            loaded = std::move(*t);  // its statistics below, if they are missing, need no second load
           } else {
             damaged = true;
           }
@@ -206,11 +204,14 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
               if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
               writable = true;
             }
-            auto t = load_table(path, m);
-            if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
+            if (!loaded) {
+              auto t = load_table(path, m);
+              if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
+              loaded = std::move(*t);
+            }
             reset_peak_rss();
             const auto t0 = std::chrono::steady_clock::now();
-            TableStats stats = compute_stats(**t, opt.progress);
+            TableStats stats = compute_stats(*loaded, opt.progress);
             stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             stats.peak_rss_bytes = peak_rss();
             if (Status st = write_text_atomic(json, stats_to_json(stats)); !st) return st.error();
