@@ -71,6 +71,15 @@ class Served:
         c.close()
         return r.status, dict(r.getheaders()), data
 
+    def kept_alive(self):
+        """A connection the server has accepted and answered once (GET /health), kept open for more."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        c.request("GET", "/health")
+        r = c.getresponse()
+        r.read()
+        assert r.status == 200 and r.getheader("Connection", "").lower() != "close", r.getheaders()
+        return c
+
     def get(self, path, **params):
         q = urllib.parse.urlencode(params)
         return self.request("GET", path + ("?" + q if q else ""))
