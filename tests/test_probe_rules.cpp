@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -339,6 +341,96 @@ TEST(Castling, SearchSatisfiesTheDefinition) {
   if (!test::slow_build()) {
     for (const char* fen : {"8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1", "k7/8/1Q6/8/8/8/8/4K2R w K - 0 1"}) {
       EXPECT_EQ(bellman_mismatch(*tb, position_from(fen)), "") << fen;
+    }
+  }
+}
+
+// Positions reachable from p by legal moves that keep p's castling rights (p included), counted
+// by a breadth-first walk over Position::legal_moves, stopping at `cap`: how many positions the
+// castling search of p must store at least, found without it.
+std::size_t positions_keeping_rights(const Position& p, std::size_t cap) {
+  std::vector<Position> seen{p};
+  std::set<std::string> fens{p.to_fen()};
+  for (std::size_t i = 0; i < seen.size() && seen.size() < cap; ++i) {
+    const Position u = seen[i];  // a copy: push_back may move the vector's elements
+    for (Move m : u.legal_moves()) {
+      const Position v = u.after(m);
+      if (v.castling_rights() == p.castling_rights() && fens.insert(v.to_fen()).second) seen.push_back(v);
+    }
+  }
+  return seen.size();
+}
+
+// The castling search of a position in the tables is held to the analysis budget (black-box
+// finding: with the 5-man tables r3k3/8/8/8/8/8/P7/4K2R w Kq - ran for minutes at 1.1 GiB whatever
+// the budget). 8/8/8/8/8/8/3Q4/R3K2k w Q - (CastlingIsTheFastestHelpmate): the queen and the black
+// king move freely while White keeps the right, so its castling search stores more than 100
+// positions (counted below without the search). With a budget of 100 positions, or 1 ms, or
+// 64 KiB, the table answer (exact, with the castling search) does not fit: each question is
+// answered by the search beyond the tables instead, never wrongly: can mate with a replayed line
+// no shorter than the DTHM (probe(), which has its own limit, gives the DTHM), cannot mate where
+// the DTHM is none, or undetermined naming the budget.
+TEST(Castling, SearchIsHeldToTheAnalysisBudget) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position p = position_from("8/8/8/8/8/8/3Q4/R3K2k w Q - 0 1");
+  EXPECT_GT(positions_keeping_rights(p, 200), 100U);
+
+  auto exact = tb->probe(p);
+  ASSERT_TRUE(exact) << exact.error().message;
+  ASSERT_TRUE(exact->castling_search);
+  // The default budget holds the search: the table's exact answer.
+  auto full = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/false);
+  ASSERT_TRUE(full) << full.error().message;
+  EXPECT_TRUE(full->castling_search);
+  for (Color x : {Color::White, Color::Black}) {
+    EXPECT_EQ(full->mate[x].method, Method::Table);
+    EXPECT_EQ(full->mate[x].dthm, exact->dthm[x]);
+  }
+  AnalysisOptions nodes, time, memory;
+  nodes.budget.nodes = 100;
+  time.budget.time_ms = 1;
+  memory.budget.memory_bytes = 64 << 10;
+  for (const AnalysisOptions& o : {nodes, time, memory}) {
+    auto a = tb->analyze(p, o, /*want_lines=*/true);
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_FALSE(a->castling_search);
+    EXPECT_EQ(a->table, "");
+    for (Color x : {Color::White, Color::Black}) {
+      const MateAnswer& m = a->mate[x];
+      EXPECT_NE(m.method, Method::Table) << method_name(m.method);
+      EXPECT_NE(m.can_mate(), !exact->dthm[x].has_value()) << method_name(m.method);
+      if (m.method == Method::Search) {
+        ASSERT_TRUE(exact->dthm[x]);
+        EXPECT_GE(m.plies, *exact->dthm[x]);
+        EXPECT_EQ(probe_test::check_helpmate_line(p, x, m.line, m.plies), "");
+      }
+    }
+  }
+}
+
+// The position of the black-box finding itself, with the 5-man tables (DEADPOS_TABLES5, as
+// EnPassantCaptureIsReportedInTheCastlingSearch): 1 s of budget gives an answer within seconds
+// (it ran for minutes), and both sides can mate (a line replayed, or the table's DTHM: without the
+// rights the position is KRPvKR, where each side has mating material and room).
+TEST(Castling, FiveManSearchAnswersWithinTheBudget) {
+  const char* dir = std::getenv("DEADPOS_TABLES5");
+  if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "DEADPOS_TABLES5 (the <=5-man tables) is not set";
+  auto tb = Tablebase::open({dir});
+  ASSERT_TRUE(tb) << tb.error().message;
+  const Position p = position_from("r3k3/8/8/8/8/8/P7/4K2R w Kq - 0 1");
+  AnalysisOptions o;
+  o.budget.time_ms = 1000;
+  const auto start = std::chrono::steady_clock::now();
+  auto a = tb->analyze(p, o, /*want_lines=*/true);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_LT(secs, 10.0);  // the budget's clock, not a speed figure: without it this took minutes
+  for (Color x : {Color::White, Color::Black}) {
+    const MateAnswer& m = a->mate[x];
+    EXPECT_TRUE(m.method == Method::Table || m.method == Method::Search) << method_name(m.method);
+    if (m.method == Method::Search) {
+      EXPECT_EQ(probe_test::check_helpmate_line(p, x, m.line, m.plies), "");
     }
   }
 }

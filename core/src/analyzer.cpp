@@ -23,6 +23,7 @@
 
 #include <unistd.h>
 
+#include "castling_search.h"
 #include "deadpos/analysis.h"
 #include "deadpos/material.h"
 #include "deadpos/tablebase.h"
@@ -326,6 +327,17 @@ Scratch& scratch() {
   return s;
 }
 
+}  // namespace
+
+namespace internal {
+
+// The root's table answer, shared by the stages and both questions of one analysis: computed once
+// (the castling search of a root with rights can be the largest part of the work).
+struct RootTable {
+  bool done = false;
+  std::optional<ProbeResult> answer;  // nullopt: beyond the tables (or castling search out of budget)
+};
+
 // One question: can `mated` be checkmated from the root?
 class Search {
  public:
@@ -359,24 +371,59 @@ class Search {
   Search(const Search&) = delete;
   Search& operator=(const Search&) = delete;
 
-  Result<MateAnswer> run(const Position& root, bool want_line);
+  // Fills root_table (once) with the root's table answer, the castling search held to this
+  // search's whole budget; running out of memory there leaves the root to the search.
+  Status fill_root_table(const Position& root, RootTable& root_table);
+  // Answers the question; root_table as filled by fill_root_table.
+  Result<MateAnswer> run(const Position& root, bool want_line, const RootTable& root_table);
   std::uint64_t generated() const { return generated_; }
 
  private:
   static constexpr std::uint32_t kNoParent = 0xFFFFFFFFU;
   static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
 
-  // The tables' answer for p, or nullopt when p has more than `men` men or its table is absent.
-  Result<std::optional<ProbeResult>> table_answer(const Position& p, int men) const {
+  // The tables' answer for p, or nullopt when p has more than `men` men, its table is absent, or
+  // its castling rights need a castling search larger than what is left of the budget: the search
+  // then expands p like any other position, exactly. The positions a castling search stores count
+  // as generated (AnalysisBudget::nodes).
+  Result<std::optional<ProbeResult>> table_answer(const Position& p, int men) {
     if (p.men() > men) return std::optional<ProbeResult>{};
-    auto r = tb_.probe(p);
+    CastlingLimits limits = left_for_castling();
+    auto r = tb_.probe(p, limits);
+    generated_ += limits.stored;
     if (!r) {
-      if (r.error().code == ErrorCode::MissingTable || r.error().code == ErrorCode::TooManyMen) {
+      if (r.error().code == ErrorCode::MissingTable || r.error().code == ErrorCode::TooManyMen ||
+          limits.ran_out != BudgetKind::None) {
         return std::optional<ProbeResult>{};
       }
       return r.error();
     }
     return std::optional<ProbeResult>{std::move(*r)};
+  }
+
+  // What is left of the budget for a castling search now: the nodes not yet generated, the memory
+  // the store does not hold, the deadline.
+  CastlingLimits left_for_castling() const {
+    CastlingLimits l;
+    if (opt_.budget.nodes) l.nodes = opt_.budget.nodes > generated_ ? opt_.budget.nodes - generated_ : 1;
+    const std::size_t held = store_bytes();
+    l.memory_bytes = opt_.budget.memory_bytes > held ? opt_.budget.memory_bytes - held : 1;
+    l.deadline = deadline_;
+    return l;
+  }
+  // The whole budget, without the clock: for re-reading a table answer already obtained within it
+  // (the certificate's replay and its line), which the clock must not turn into an error.
+  CastlingLimits whole_budget() const {
+    CastlingLimits l;
+    l.nodes = opt_.budget.nodes;
+    l.memory_bytes = opt_.budget.memory_bytes;
+    return l;
+  }
+
+  // The store's bytes: nodes and hash slots as allocated, a queue entry per node.
+  std::size_t store_bytes() const {
+    return nodes_.capacity() * sizeof(Node) + slots_.size() * sizeof(std::uint64_t) +
+           nodes_.size() * sizeof(std::uint32_t);
   }
 
   // Heuristic distance to a checkmate of mated_ (smaller is closer; only orders the search).
@@ -551,13 +598,15 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, con
     p.make_move(m);
   }
   if (table_dthm > 0) {
-    auto t = tb_.probe(p);
+    CastlingLimits again = whole_budget();
+    auto t = tb_.probe(p, again);
     if (!t) return t.error();
     if (t->dthm[mated_] != table_dthm) return bad("does not reach the table position it was found in");
     a.plies = static_cast<int>(a.line.size()) + table_dthm;
     if (!want_line_) return a;
     // The table's shortest line from there, on the real board.
-    auto l = tb_.helpmate_line(p, mated_);
+    CastlingLimits for_line = whole_budget();
+    auto l = tb_.helpmate_line(p, mated_, for_line);
     if (!l) {
       // The helpmate is proven (its path replayed into a table that gives the rest); only its
       // printed tail is missing.
@@ -581,13 +630,13 @@ bool Search::out_of_budget(BudgetKind& why) {
     why = BudgetKind::Nodes;
     return true;
   }
-  // The store's bytes: nodes and hash slots as allocated, a queue entry per node, and the next
-  // doubling of either vector (old and new are held at once while it moves).
+  // The store's bytes and the next doubling of either vector (old and new are held at once while
+  // it moves).
   const std::size_t node_bytes = nodes_.capacity() * sizeof(Node);
   const std::size_t slot_bytes = slots_.size() * sizeof(std::uint64_t);
   const std::size_t next = (nodes_.size() == nodes_.capacity() ? 2 * node_bytes : 0) +
                            ((nodes_.size() + 1) * 2 > slots_.size() ? 2 * slot_bytes : 0);
-  if (node_bytes + slot_bytes + nodes_.size() * sizeof(std::uint32_t) + next >= opt_.budget.memory_bytes) {
+  if (store_bytes() + next >= opt_.budget.memory_bytes) {
     why = BudgetKind::Memory;
     return true;
   }
@@ -599,19 +648,32 @@ bool Search::out_of_budget(BudgetKind& why) {
   return false;
 }
 
-Result<MateAnswer> Search::run(const Position& root, bool want_line) {
+Status Search::fill_root_table(const Position& root, RootTable& root_table) {
+  if (root_table.done) return Ok{};
+  try {
+    auto t = table_answer(root, table_men_);
+    if (!t) return t.error();
+    root_table = RootTable{true, std::move(*t)};
+  } catch (const std::bad_alloc&) {
+    root_table = RootTable{true, std::nullopt};
+  }
+  return Ok{};
+}
+
+Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootTable& root_table) {
   want_line_ = want_line;
   MateAnswer a;
   a.mated = mated_;
-  // The tables answer exactly (and with the shortest line) whatever they cover.
-  auto t = table_answer(root, table_men_);
-  if (!t) return t.error();
-  if (*t) {
+  // The tables answer exactly (and with the shortest line) whatever they cover. A castling search
+  // at the root that ran out of the budget left the root to the search below, which then has the
+  // budget again (AnalysisBudget: at most twice the nodes in all).
+  if (const auto& t = root_table.answer) {
     a.method = Method::Table;
-    a.dthm = (*t)->dthm[mated_];
+    a.dthm = t->dthm[mated_];
     a.shortest = true;
     if (want_line && a.dthm) {
-      auto l = tb_.helpmate_line(root, mated_);
+      CastlingLimits for_line = whole_budget();
+      auto l = tb_.helpmate_line(root, mated_, for_line);
       if (l) {
         a.line = std::move(*l);
       } else {
@@ -712,18 +774,39 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line) {
   return a;
 }
 
+}  // namespace internal
+
+namespace {
+
+using internal::RootTable;
+using internal::Search;
+using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+
+Deadline deadline_of(const AnalysisOptions& opt) {
+  if (!opt.budget.time_ms) return std::nullopt;
+  return std::chrono::steady_clock::now() + std::chrono::milliseconds(opt.budget.time_ms);
+}
+
 }  // namespace
 
 Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt,
                                            bool want_line) const {
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  if (opt.budget.time_ms) deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(opt.budget.time_ms);
+  RootTable root;
+  return analyze_side(pos, mated, opt, want_line, deadline_of(opt), root);
+}
+
+Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line,
+                                           Deadline deadline, RootTable& root) const {
+  {
+    Search s(*this, opt, mated, 1, deadline);
+    if (Status st = s.fill_root_table(pos, root); !st) return st.error();
+  }
   // One stage; running out of memory (std::bad_alloc, e.g. under ulimit -v) is undetermined too,
   // with the positions generated until then.
   auto stage = [&](const AnalysisOptions& o, int plies_divisor) -> Result<MateAnswer> {
     Search s(*this, o, mated, plies_divisor, deadline);
     try {
-      return s.run(pos, want_line);
+      return s.run(pos, want_line, root);
     } catch (const std::bad_alloc&) {
       MateAnswer a;
       a.mated = mated;
@@ -762,18 +845,20 @@ Result<PositionAnalysis> Tablebase::analyze(const Position& pos, const AnalysisO
     r.checkmate = pos.in_check();
     r.stalemate = !r.checkmate;
   }
+  // The root's table answer (with its castling search, if any) is read once for both questions;
+  // each question has its own clock.
+  RootTable root;
   for (Color x : {Color::White, Color::Black}) {
-    auto a = analyze_side(pos, x, opt, want_lines);
+    auto a = analyze_side(pos, x, opt, want_lines, deadline_of(opt), root);
     if (!a) return a.error();
     r.mate[x] = std::move(*a);
   }
   if (r.mate[Color::White].method == Method::Table) {
     // The table answer of the root: its material key and how castling / en passant were handled.
-    auto p = probe(pos);
-    if (!p) return p.error();
-    r.table = p->table;
-    r.castling_search = p->castling_search;
-    r.en_passant = p->en_passant;
+    const ProbeResult p = describe(pos);
+    r.table = p.table;
+    r.castling_search = p.castling_search;
+    r.en_passant = p.en_passant;
   }
   return r;
 }

@@ -1,6 +1,7 @@
 // Castling search (see castling_search.h; docs/design.md, "Probing").
 #include "castling_search.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,9 +11,22 @@ namespace deadpos::internal {
 
 namespace {
 
-// Castling search limit: positions per connected set of equal rights. Far above what <= 7 men
-// can reach (each right fixes a king and a rook).
-constexpr std::size_t kMaxSearchNodes = 4'000'000;
+// The out-of-limit error; the caller tells it from others by memo.limits.ran_out.
+Error ran_out(const Position& root, CastlingLimits& l, BudgetKind why) {
+  l.ran_out = why;
+  return make_error(ErrorCode::InvalidArgument, "castling search from " + root.to_fen() + " ran out of its " +
+                                                    budget_name(why) + " limit after " + std::to_string(l.stored) +
+                                                    " positions");
+}
+
+// Counts one more stored position against the limits: the limit reached, or None.
+BudgetKind count_one(CastlingLimits& l) {
+  ++l.stored;
+  if (l.nodes && l.stored > l.nodes) return BudgetKind::Nodes;
+  if (l.memory_bytes && l.stored * kCastlingNodeBytes > l.memory_bytes) return BudgetKind::Memory;
+  if (l.deadline && (l.stored & 255) == 0 && std::chrono::steady_clock::now() >= *l.deadline) return BudgetKind::Time;
+  return BudgetKind::None;
+}
 
 }  // namespace
 
@@ -33,6 +47,8 @@ Status castling_search(const Position& root, CastlingMemo& memo, const ValuesOf&
   const std::uint8_t rights = root.castling_rights();
   std::vector<Position> nodes{root};
   std::unordered_map<PositionKey, std::uint32_t, PositionKeyHash> id{{position_key(root), 0}};
+  CastlingLimits& limits = memo.limits;
+  if (const BudgetKind why = count_one(limits); why != BudgetKind::None) return ran_out(root, limits, why);
   std::vector<std::vector<std::uint32_t>> preds(1);
   std::vector<Values> dist(1);
   for (std::size_t u = 0; u < nodes.size(); ++u) {
@@ -45,21 +61,26 @@ Status castling_search(const Position& root, CastlingMemo& memo, const ValuesOf&
     }
     for (Move m : moves) {
       const Position pv = pu.after(m);
+      std::optional<Values> solved;  // pv's exact values, when an earlier search of this request found them
+      PositionKey k{};
       if (pv.castling_rights() == rights) {
-        const PositionKey k = position_key(pv);
+        k = position_key(pv);
+        // A position solved by an earlier search (from another root with these rights) is an exit
+        // like a lost right: its values are final, so it is not searched again. Without this, the
+        // searches from the many roots of one set of rights re-explored each other's positions.
+        if (const auto hit = memo.values.find(k); hit != memo.values.end()) solved = hit->second;
+      }
+      if (pv.castling_rights() == rights && !solved) {
         auto [it, inserted] = id.try_emplace(k, static_cast<std::uint32_t>(nodes.size()));
         if (inserted) {
-          if (nodes.size() >= kMaxSearchNodes) {
-            return make_error(ErrorCode::InvalidArgument, "castling search from " + root.to_fen() + " exceeds " +
-                                                              std::to_string(kMaxSearchNodes) + " positions");
-          }
+          if (const BudgetKind why = count_one(limits); why != BudgetKind::None) return ran_out(root, limits, why);
           nodes.push_back(pv);
           preds.emplace_back();
           dist.emplace_back();
         }
         preds[it->second].push_back(static_cast<std::uint32_t>(u));
       } else {
-        auto v = values_of(pv);
+        auto v = solved ? Result<Values>(*solved) : values_of(pv);
         if (!v) return v.error();
         for (Color x : {Color::White, Color::Black}) {
           auto cr = plus((*v)[x], 1);
@@ -93,7 +114,7 @@ Status castling_search(const Position& root, CastlingMemo& memo, const ValuesOf&
     for (auto& v : dist)
       if (v[x] == DthmCode::kUnknown) v[x] = kNone;
   }
-  for (std::size_t u = 0; u < nodes.size(); ++u) memo[position_key(nodes[u])] = dist[u];
+  for (std::size_t u = 0; u < nodes.size(); ++u) memo.values[position_key(nodes[u])] = dist[u];
   return Ok{};
 }
 

@@ -5,13 +5,16 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 #include <xxhash.h>
 
+#include "deadpos/analysis.h"
 #include "deadpos/position.h"
 #include "deadpos/result.h"
 #include "probe_values.h"
@@ -32,16 +35,46 @@ struct PositionKeyHash {
 
 PositionKey position_key(const Position& p);
 
-// Memo of castling-search results within one top-level request.
-using CastlingMemo = std::unordered_map<PositionKey, Values, PositionKeyHash>;
+// Limits of the castling searches of one request, all of them together (the root's and each
+// search for smaller rights it starts), and the count so far. Tablebase::probe holds them to
+// kProbeCastlingNodes; the analysis to the request's budget (AnalysisBudget), so that no
+// position, however many men move freely beside the castling king and rook, takes longer or more
+// memory than the user allowed.
+struct CastlingLimits {
+  std::uint64_t nodes = 0;       // positions stored; 0: no limit
+  std::size_t memory_bytes = 0;  // their estimated memory (kCastlingNodeBytes each); 0: no limit
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // checked every 256 positions
+  std::uint64_t stored = 0;                                       // out: positions stored so far by every search
+  BudgetKind ran_out = BudgetKind::None;                          // out: the limit that stopped a search, if one did
+};
+
+// Memory of one stored position over the whole request, bytes: the Position, its id-map node and
+// its predecessor list while its search runs (freed after), and its memo entry (kept until the
+// request ends). Counted as if held at once, so the estimate (464 bytes) is above the real peak:
+// r3k3/8/8/8/8/8/P7/4K2R w Kq - stores 1,041,282 positions in 471 MB peak RSS with a 16 MiB block
+// cache (`deadpos probe --cache-mb 16`), about 430 bytes each with the program's own.
+inline constexpr std::size_t kCastlingNodeBytes = sizeof(Position) + 320;
+
+// Limit of Tablebase::probe(), which has no budget: positions stored over all the castling
+// searches of one probe (about 1.7 GiB by the estimate above).
+inline constexpr std::uint64_t kProbeCastlingNodes = 4'000'000;
+
+// Memo of castling-search results within one top-level request, with its limits.
+struct CastlingMemo {
+  explicit CastlingMemo(CastlingLimits& l) : limits(l) {}
+  std::unordered_map<PositionKey, Values, PositionKeyHash> values;
+  CastlingLimits& limits;
+};
 
 // Value of a successor that has lost a castling right (Tablebase's full value function; it may
 // run a castling search of its own for the smaller rights, sharing the same memo).
 using ValuesOf = std::function<Result<Values>(const Position&)>;
 
 // Solves every position reachable from root while keeping exactly root's castling rights and
-// stores their values in memo (docs/design.md, "Probing"). Errors: those of values_of, and
-// InvalidArgument when the reachable set exceeds the search's size limit.
+// stores their values in memo.values (docs/design.md, "Probing"). A position an earlier search
+// of the request solved (memo.values) is an exit with its values, not searched again. Errors:
+// those of values_of, and InvalidArgument when memo.limits run out (memo.limits.ran_out says
+// which; nothing of this search is stored then).
 Status castling_search(const Position& root, CastlingMemo& memo, const ValuesOf& values_of);
 
 }  // namespace deadpos::internal

@@ -152,10 +152,10 @@ struct Tablebase::Impl {
     return v;
   }
 
-  // Memo of castling-search results within one top-level request.
+  // Memo of castling-search results within one top-level request, with its limits.
   using Memo = internal::CastlingMemo;
 
-  Result<Values> values(const Position& pos, Memo& memo, ProbeResult* info) const {
+  Result<Values> values(const Position& pos, Memo& memo) const {
     // Checkmate and stalemate are decided by the rules alone: no table is needed (nor read), so a
     // finished game is answered whatever tables are loaded.
     if (!pos.has_legal_move()) {
@@ -165,21 +165,12 @@ struct Tablebase::Impl {
       return v;
     }
     if (pos.castling_rights()) {
-      if (info) {
-        info->castling_search = true;
-        // The castling search plays every legal move, an en passant capture among them: say so
-        // as the branch below does (ProbeResult::en_passant).
-        if (pos.en_passant()) {
-          for (Move m : pos.legal_moves())
-            if (m.kind() == Move::Kind::EnPassant) info->en_passant = true;
-        }
-      }
       const PositionKey key = position_key(pos);
-      if (auto it = memo.find(key); it != memo.end()) return it->second;
+      if (auto it = memo.values.find(key); it != memo.values.end()) return it->second;
       // Successors that lose a right are valued by this function again, sharing the memo.
-      const auto values_of = [&](const Position& p) { return values(p, memo, nullptr); };
+      const auto values_of = [&](const Position& p) { return values(p, memo); };
       if (Status s = internal::castling_search(pos, memo, values_of); !s) return s.error();
-      return memo.at(key);
+      return memo.values.at(key);
     }
     if (pos.en_passant()) {
       const MoveList moves = pos.legal_moves();
@@ -192,7 +183,7 @@ struct Tablebase::Impl {
           continue;
         }
         any_ep = true;
-        auto v = values(pos.after(m), memo, nullptr);
+        auto v = values(pos.after(m), memo);
         if (!v) return v.error();
         for (Color x : {Color::White, Color::Black}) {
           auto c = plus((*v)[x], 1);
@@ -201,7 +192,6 @@ struct Tablebase::Impl {
         }
       }
       if (any_ep) {
-        if (info) info->en_passant = true;
         if (other) {
           auto v = lookup(pos);
           if (!v) return v.error();
@@ -285,25 +275,46 @@ std::vector<std::string> Tablebase::materials() const {
   return out;
 }
 
-Result<ProbeResult> Tablebase::probe(const Position& pos) const {
+ProbeResult Tablebase::describe(const Position& pos) {
   ProbeResult r;
-  if (!pos.has_legal_move()) {
-    const bool check = pos.in_check();
-    r.checkmate = check;
-    r.stalemate = !check;
-  }
-  Impl::Memo memo;
-  auto v = impl_->values(pos, memo, &r);
-  if (!v) return v.error();
+  const MoveList moves = pos.legal_moves();
+  r.checkmate = moves.empty() && pos.in_check();
+  r.stalemate = moves.empty() && !pos.in_check();
   r.table = Material::of(pos).canonical().key();
+  // Impl::values: rights with a legal move go to the castling search; an en passant capture, when
+  // legal, is played (by the castling search, which plays every move, or by the en passant rule).
+  r.castling_search = !moves.empty() && pos.castling_rights() != 0;
+  for (Move m : moves)
+    if (m.kind() == Move::Kind::EnPassant) r.en_passant = true;
+  return r;
+}
+
+Result<ProbeResult> Tablebase::probe(const Position& pos, internal::CastlingLimits& limits) const {
+  ProbeResult r = describe(pos);
+  Impl::Memo memo(limits);
+  auto v = impl_->values(pos, memo);
+  if (!v) return v.error();
   for (Color x : {Color::White, Color::Black})
     if ((*v)[x] <= DthmCode::kMaxDthm) r.dthm[x] = (*v)[x];
   return r;
 }
 
+Result<ProbeResult> Tablebase::probe(const Position& pos) const {
+  internal::CastlingLimits limits;
+  limits.nodes = internal::kProbeCastlingNodes;
+  return probe(pos, limits);
+}
+
 Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color mated) const {
-  Impl::Memo memo;
-  auto v0 = impl_->values(pos, memo, nullptr);
+  internal::CastlingLimits limits;
+  limits.nodes = internal::kProbeCastlingNodes;
+  return helpmate_line(pos, mated, limits);
+}
+
+Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color mated,
+                                                   internal::CastlingLimits& limits) const {
+  Impl::Memo memo(limits);
+  auto v0 = impl_->values(pos, memo);
   if (!v0) return v0.error();
   int v = (*v0)[mated];
   if (v > DthmCode::kMaxDthm) {
@@ -317,7 +328,7 @@ Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color ma
     std::optional<Error> missing;  // the first continuation that needed a table not loaded
     for (Move m : cur.legal_moves()) {
       const Position next = cur.after(m);
-      auto w = impl_->values(next, memo, nullptr);
+      auto w = impl_->values(next, memo);
       if (!w && w.error().code == ErrorCode::MissingTable) {
         if (!missing) missing = w.error();
         continue;

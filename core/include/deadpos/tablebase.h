@@ -7,6 +7,7 @@
 // that needs it); decompressed blocks live in an LRU cache bounded by Options::cache_bytes.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -18,6 +19,12 @@
 #include "deadpos/result.h"
 
 namespace deadpos {
+
+namespace internal {
+struct CastlingLimits;  // castling_search.h
+class Search;           // analyzer.cpp
+struct RootTable;       // analyzer.cpp
+}  // namespace internal
 
 struct ProbeResult {
   bool checkmate = false;  // the side to move is checkmated (the game is over)
@@ -90,7 +97,8 @@ class Tablebase {
   // are loaded. Errors: TooManyMen (more men than any loaded table), MissingTable (a table the
   // answer needs is absent: names it), CorruptTable (a checksum or format check failed, or a value
   // that cannot be right: names the file; never a wrong answer), Io (a table file cannot be read
-  // any more), InvalidArgument (castling search over its size limit).
+  // any more), InvalidArgument (castling rights whose exact search needs more than 4,000,000
+  // positions over all its rights, about 1.7 GiB: analyze() answers those within its budget).
   Result<ProbeResult> probe(const Position& pos) const;
 
   // One shortest sequence of legal moves from pos that ends with `mated` checkmated: exactly
@@ -128,7 +136,21 @@ class Tablebase {
   struct Impl;
 
  private:
+  friend class internal::Search;
   explicit Tablebase(std::unique_ptr<Impl> impl);
+  // probe() and helpmate_line() with the castling searches held to `limits` (the analysis passes
+  // its budget, analyzer.cpp), which also receive the positions stored and, when a limit ran
+  // out (the error is then InvalidArgument), which one.
+  Result<ProbeResult> probe(const Position& pos, internal::CastlingLimits& limits) const;
+  Result<std::vector<Move>> helpmate_line(const Position& pos, Color mated, internal::CastlingLimits& limits) const;
+  // analyze_side() with its clock, and the root's table answer shared with the other question
+  // (analyzer.cpp).
+  Result<MateAnswer> analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line,
+                                  std::optional<std::chrono::steady_clock::time_point> deadline,
+                                  internal::RootTable& root) const;
+  // What probe() says of pos besides the DTHMs: checkmate, stalemate, table, castling_search,
+  // en_passant (the rules alone, no table read).
+  static ProbeResult describe(const Position& pos);
   std::unique_ptr<Impl> impl_;
 };
 
