@@ -22,6 +22,15 @@ using probe_test::dthm_text;
 using probe_test::forward_mates;
 using probe_test::position_from;
 
+// The <=5-man tables named by DEADPOS_TABLES5 (e.g. DEADPOS_TABLES5=/path/tables5 ctest -R Castling)
+// opened as `tb` (a Result<Tablebase>); without the variable the test is skipped, saying so.
+#define TABLES5_OR_SKIP(tb)                                            \
+  const char* tables5_dir_ = std::getenv("DEADPOS_TABLES5");           \
+  if (tables5_dir_ == nullptr || *tables5_dir_ == '\0')                \
+    GTEST_SKIP() << "DEADPOS_TABLES5 (the <=5-man tables) is not set"; \
+  auto tb = Tablebase::open({tables5_dir_});                           \
+  ASSERT_TRUE(tb) << tb.error().message
+
 // Bellman check: DTHM_X(p) = 0 if p is a checkmate of X, none if p has no legal move otherwise,
 // else min over the legal moves m of 1 + DTHM_X(p after m). The successors are probed too, so
 // this checks the probe's special rules (en passant, castling) against the definition itself.
@@ -309,10 +318,7 @@ TEST(Castling, RightsWithoutEffect) {
 // EnPassantCapture); without them it is skipped, saying so. The capture d4xe3 is legal by FIDE
 // 3.7.3.1 (e2-e4 was the last move).
 TEST(Castling, EnPassantCaptureIsReportedInTheCastlingSearch) {
-  const char* dir = std::getenv("DEADPOS_TABLES5");
-  if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "DEADPOS_TABLES5 (the <=5-man tables) is not set";
-  auto tb = Tablebase::open({dir});
-  ASSERT_TRUE(tb) << tb.error().message;
+  TABLES5_OR_SKIP(tb);
   const Position rights = position_from("8/8/8/2k5/3pP3/8/8/4K2R b K e3 0 1");
   ASSERT_TRUE(rights.legal_moves().contains(Move::make(Square::D4, Square::E3, Move::Kind::EnPassant)));
   auto a = tb->probe(rights);
@@ -414,10 +420,7 @@ TEST(Castling, SearchIsHeldToTheAnalysisBudget) {
 // (it ran for minutes), and both sides can mate (a line replayed, or the table's DTHM: without the
 // rights the position is KRPvKR, where each side has mating material and room).
 TEST(Castling, FiveManSearchAnswersWithinTheBudget) {
-  const char* dir = std::getenv("DEADPOS_TABLES5");
-  if (dir == nullptr || *dir == '\0') GTEST_SKIP() << "DEADPOS_TABLES5 (the <=5-man tables) is not set";
-  auto tb = Tablebase::open({dir});
-  ASSERT_TRUE(tb) << tb.error().message;
+  TABLES5_OR_SKIP(tb);
   const Position p = position_from("r3k3/8/8/8/8/8/P7/4K2R w Kq - 0 1");
   AnalysisOptions o;
   o.budget.time_ms = 1000;
