@@ -10,6 +10,10 @@
 //                        and block index checks, one block read, checksummed and decompressed)
 //   BM_Probe_Threads     one shared Tablebase probed from 1 and 2 threads (real time)
 //   BM_Probe_EnPassant / BM_Probe_Castling  the two special rules, on fixed positions
+//   BM_Probe_DerivedSide  what one-sided storage (issue 12: DTHM of one side to move on disk, the
+//                        other by a 1-ply search) would cost a probe of the side not stored: both
+//                        DTHMs as 1 + the least over the children, each child probed; the same
+//                        random positions as BM_Probe_Random4Man / BM_Probe_Random5Man (1 GiB cache)
 #include <benchmark/benchmark.h>
 
 #include <optional>
@@ -149,6 +153,68 @@ void BM_Probe_Castling(benchmark::State& state) {
   probe_loop(state, *tb, {p});
 }
 BENCHMARK(BM_Probe_Castling)->Unit(benchmark::kMicrosecond);
+
+// DTHM of both targets by a 1-ply search over the tables: DTHM_X(p) = 1 + min over the legal moves
+// of DTHM_X(child) (helpmate distances are a plain minimum: both sides cooperate); 0 for X
+// checkmated. nullopt in both on a probe error.
+std::optional<ByColor<std::optional<int>>> derived_dthm(const Tablebase& tb, const Position& p) {
+  ByColor<std::optional<int>> best;
+  MoveList moves;
+  p.legal_moves(moves);
+  if (moves.size() == 0) {
+    if (p.in_check()) best[p.side_to_move()] = 0;
+    return best;
+  }
+  for (const Move m : moves) {
+    Position child = p;
+    child.make_move(m);
+    auto r = tb.probe(child);
+    if (!r) return std::nullopt;
+    for (const Color x : {Color::White, Color::Black}) {
+      if (r->dthm[x] && (!best[x] || *r->dthm[x] + 1 < *best[x])) best[x] = *r->dthm[x] + 1;
+    }
+  }
+  return best;
+}
+
+// Argument: 4 or 5 men. Every derived answer was checked against the stored one before timing.
+void BM_Probe_DerivedSide(benchmark::State& state) {
+  std::string why;
+  const Tablebase* shared = shared_tables(&why);
+  if (!shared) return state.SkipWithError(why.c_str());
+  std::string key = "KRvKN";
+  const Tablebase* tb = shared;
+  std::optional<Tablebase> big;
+  if (state.range(0) == 5) {
+    key.clear();
+    for (const std::string& k : shared->materials()) {
+      if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
+    }
+    if (key.empty()) return state.SkipWithError("no 5-man table");
+    Tablebase::Options opt;
+    opt.cache_bytes = std::size_t{1} << 30;
+    auto r = Tablebase::open({*test::tables_dir_if_set()}, opt);
+    if (!r) return state.SkipWithError(r.error().message.c_str());
+    big.emplace(std::move(*r));
+    tb = &*big;
+  }
+  const std::vector<Position> ps = random_positions(*Material::parse(key), 1 << 14, state.range(0));
+  std::size_t children = 0;
+  for (const Position& p : ps) {
+    auto d = derived_dthm(*tb, p);
+    auto r = tb->probe(p);
+    if (!d || !r || *d != r->dthm) return state.SkipWithError(("derived answer differs on " + p.to_fen()).c_str());
+    children += p.legal_moves().size();
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto d = derived_dthm(*tb, ps[i++ % ps.size()]);
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetLabel(key + ", " + std::to_string(children * 10 / ps.size() / 10.0).substr(0, 4) + " children per probe");
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_Probe_DerivedSide)->Arg(4)->Arg(5)->ArgName("men");
 
 }  // namespace
 }  // namespace deadpos
