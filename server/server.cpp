@@ -343,6 +343,9 @@ struct Server::Impl {
       s += "deadpos_http_request_duration_seconds_sum{" + lbl + "} " + sum + "\n";
       s += "deadpos_http_request_duration_seconds_count{" + lbl + "} " + std::to_string(cum) + "\n";
     }
+    s += "# HELP deadpos_block_cache_limit_bytes The tables' decompressed-block cache limit.\n";
+    s += "# TYPE deadpos_block_cache_limit_bytes gauge\n";
+    s += "deadpos_block_cache_limit_bytes " + std::to_string(tb->cache_bytes()) + "\n";
     s += "# HELP deadpos_http_requests_in_flight Requests being answered now (this one included).\n";
     s += "# TYPE deadpos_http_requests_in_flight gauge\n";
     s += "deadpos_http_requests_in_flight " + std::to_string(in_flight.load()) + "\n";

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +26,9 @@ struct Options {
   std::string host = "127.0.0.1";       // address to listen on
   int port = 8080;                      // 0: any free port (Server::port() says which)
   int threads = 64;                     // worker threads: each serves one connection at a time (keep-alive included)
-  std::size_t cache_bytes = std::size_t{256} << 20;        // the tables' decompressed-block cache
+  // The tables' decompressed-block cache, bytes; nullopt: Tablebase::default_cache_bytes() (an
+  // eighth of the machine's memory, 256 MiB..4 GiB: a server's diverse positions thrash less).
+  std::optional<std::size_t> cache_bytes;
   std::size_t answer_cache_bytes = std::size_t{64} << 20;  // rendered answers (0: none)
   std::size_t max_body_bytes = std::size_t{1} << 20;       // request bodies (POST /batch); 413 above
   std::size_t max_batch_lines = 1000;                      // FENs in one POST /batch; 413 above

@@ -24,7 +24,7 @@ struct ServeArgs {
   server::Options opt;
   std::string listen = "127.0.0.1:8080";
   std::string web;
-  std::int64_t cache_mb = 256, answer_cache_mb = 64, budget_mb = 512, max_body_kb = 1024;
+  std::int64_t cache_mb = -1, answer_cache_mb = 64, budget_mb = 512, max_body_kb = 1024;
 };
 
 // The page's directory: --web, else ../share/deadpos/web beside the program, else the source tree.
@@ -64,7 +64,7 @@ int run_serve(ServeArgs& a) {
     a.opt.host = a.opt.host.substr(1, a.opt.host.size() - 2);  // [::1]:8080
   }
   a.opt.port = port;
-  a.opt.cache_bytes = static_cast<std::size_t>(a.cache_mb) << 20;
+  if (a.cache_mb >= 0) a.opt.cache_bytes = static_cast<std::size_t>(a.cache_mb) << 20;  // else the machine's
   a.opt.answer_cache_bytes = static_cast<std::size_t>(a.answer_cache_mb) << 20;
   a.opt.budget.memory_bytes = static_cast<std::size_t>(a.budget_mb) << 20;
   a.opt.max_body_bytes = static_cast<std::size_t>(a.max_body_kb) << 10;
@@ -122,7 +122,8 @@ Subcommand add_serve(CLI::App& app) {
   cmd->add_option("--threads", a->opt.threads,
                   "worker threads, each serving one connection at a time, 1..4096 (default 64)")
       ->check(CLI::Range(1, 4096));
-  cmd->add_option("--cache-mb", a->cache_mb, "decompressed-block cache limit in MiB, 0..1048576 (default 256)")
+  cmd->add_option("--cache-mb", a->cache_mb,
+                  "decompressed-block cache limit in MiB, 0..1048576 (default: 1/8 of the memory, 256..4096)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
   cmd->add_option("--answer-cache-mb", a->answer_cache_mb, "cache of rendered answers in MiB, 0 = none (default 64)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));

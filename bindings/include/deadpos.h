@@ -85,7 +85,9 @@ typedef struct deadpos_tablebase deadpos_tablebase; /* opaque */
 /* Options of deadpos_open. Initialise with deadpos_options_init, then change fields: fields may
  * be added at the end in later versions, which deadpos_options_init fills. */
 typedef struct deadpos_options {
-  /* Decompressed-block cache limit, MiB, 0..1048576 (default 256; `deadpos probe --cache-mb`). */
+  /* Decompressed-block cache limit, MiB, 0..1048576 (`deadpos probe --cache-mb`). Default, as the
+   * command's: an eighth of the machine's memory (physical, or a lower cgroup v2 memory.max),
+   * 256..4096 MiB, at most a quarter of RLIMIT_AS; read when deadpos_options_init runs. */
   uint64_t cache_mib;
   /* Beyond the tables, per side and position (`deadpos probe --budget-*`): positions the search may
    * generate, 0..2^40, 0 = no limit (default 2000000); milliseconds, 0..86400000, 0 = no limit

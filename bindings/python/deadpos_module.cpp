@@ -198,11 +198,13 @@ std::uint64_t range_arg(std::int64_t v, std::int64_t lo, std::int64_t hi, const 
 
 class PyTablebase {
  public:
-  PyTablebase(const py::object& dirs, std::int64_t cache_mb, std::int64_t budget_nodes, std::int64_t budget_ms,
-              std::int64_t budget_mb) {
+  PyTablebase(const py::object& dirs, std::optional<std::int64_t> cache_mb, std::int64_t budget_nodes,
+              std::int64_t budget_ms, std::int64_t budget_mb) {
     // The ranges of the command's options (tools/cmd_probe.cpp).
     Tablebase::Options topt;
-    topt.cache_bytes = static_cast<std::size_t>(range_arg(cache_mb, 0, std::int64_t{1} << 20, "cache_mb")) << 20;
+    if (cache_mb) {  // None: Tablebase::default_cache_bytes(), as the command
+      topt.cache_bytes = static_cast<std::size_t>(range_arg(*cache_mb, 0, std::int64_t{1} << 20, "cache_mb")) << 20;
+    }
     opt_.budget.nodes = range_arg(budget_nodes, 0, std::int64_t{1} << 40, "budget_nodes");
     opt_.budget.time_ms = range_arg(budget_ms, 0, 86'400'000, "budget_ms");
     opt_.budget.memory_bytes = static_cast<std::size_t>(range_arg(budget_mb, 1, std::int64_t{1} << 20, "budget_mb"))
@@ -319,6 +321,7 @@ class PyTablebase {
 
   std::vector<std::string> materials() const { return tb_->materials(); }
   int max_men() const { return tb_->max_men(); }
+  std::size_t cache_bytes() const { return tb_->cache_bytes(); }
   const std::vector<std::string>& dirs() const { return dirs_; }
 
  private:
@@ -362,13 +365,14 @@ A Tablebase may be used from any number of threads at once; the GIL is released 
 Reference: docs/api.md, "Python module".)doc";
 
 constexpr const char* kClassDoc =
-    R"doc(Tablebase(dirs, *, cache_mb=256, budget_nodes=2000000, budget_ms=0, budget_mb=512)
+    R"doc(Tablebase(dirs, *, cache_mb=None, budget_nodes=2000000, budget_ms=0, budget_mb=512)
 
 The tables of one or more directories and the analysis beyond them, as `deadpos probe` uses them.
 
 dirs: a directory (str, bytes or os.PathLike) or a list of them; earlier directories win when two
 hold a table of the same material. Only the file names are read here; a table is opened on first use.
-cache_mb: decompressed-block cache limit in MiB (0..1048576).
+cache_mb: decompressed-block cache limit in MiB (0..1048576); None: an eighth of the machine's
+memory (physical or cgroup limit), 256..4096 MiB, as `deadpos probe` (see cache_bytes).
 budget_nodes, budget_ms, budget_mb: limits of the search for positions beyond the tables, per side
 and question: positions generated (0 = no limit, up to 2**40), milliseconds (0 = no limit, up to
 86400000), MiB of stored positions (1..1048576). A limit that runs out makes the answer
@@ -503,10 +507,10 @@ PYBIND11_MODULE(deadpos, m) {
                            py::make_tuple(exc->base));
 
   py::class_<PyTablebase>(m, "Tablebase", kClassDoc)
-      .def(py::init<const py::object&, std::int64_t, std::int64_t, std::int64_t, std::int64_t>(), py::arg("dirs"),
-           py::kw_only(), py::arg("cache_mb") = 256, py::arg("budget_nodes") = 2'000'000, py::arg("budget_ms") = 0,
-           py::arg("budget_mb") = 512,
-           "Tablebase(dirs, *, cache_mb=256, budget_nodes=2000000, budget_ms=0, budget_mb=512): see the class.")
+      .def(py::init<const py::object&, std::optional<std::int64_t>, std::int64_t, std::int64_t, std::int64_t>(),
+           py::arg("dirs"), py::kw_only(), py::arg("cache_mb") = py::none(), py::arg("budget_nodes") = 2'000'000,
+           py::arg("budget_ms") = 0, py::arg("budget_mb") = 512,
+           "Tablebase(dirs, *, cache_mb=None, budget_nodes=2000000, budget_ms=0, budget_mb=512): see the class.")
       .def("probe", &PyTablebase::probe, py::arg("fen"), py::kw_only(), py::arg("flag") = py::none(),
            py::arg("line") = false, kProbeDoc)
       .def("flag_result", &PyTablebase::flag_result, py::arg("fen"), py::arg("flagged"), py::kw_only(),
@@ -516,6 +520,9 @@ PYBIND11_MODULE(deadpos, m) {
            "materials() -> list[str]: the material keys of the tables found (\"KBvK\", ...), sorted.")
       .def_property_readonly("max_men", &PyTablebase::max_men,
                              "Largest number of men (kings included) among the tables found (int).")
+      .def_property_readonly(
+          "cache_bytes", &PyTablebase::cache_bytes,
+          "The decompressed-block cache limit in use, bytes (int): cache_mb, or the machine's default.")
       .def_property_readonly("dirs", &PyTablebase::dirs, "The table directories, as given (list[str]).")
       .def("__repr__", [](const PyTablebase& t) {
         std::string d;

@@ -413,7 +413,7 @@ void deadpos_options_init(deadpos_options* opt) {
   if (!opt) return;
   const deadpos::AnalysisBudget b;
   *opt = deadpos_options{};
-  opt->cache_mib = 256;  // deadpos.h's documented default (the C API keeps a fixed one)
+  opt->cache_mib = deadpos::Tablebase::default_cache_bytes() >> 20;  // the machine's, as `deadpos probe`
   opt->budget_nodes = b.nodes;
   opt->budget_ms = b.time_ms;
   opt->budget_mib = b.memory_bytes >> 20;

@@ -6,6 +6,7 @@
 #include <deadpos.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 static int failures = 0, checks = 0;
@@ -32,6 +33,27 @@ static void check_error(deadpos_status got, deadpos_status want, const deadpos_e
 }
 
 static int contains(const char* s, const char* part) { return strstr(s, part) != NULL; }
+
+/* docs/cli.md's block-cache default, MiB, from /proc/meminfo, cgroup v2 memory.max and RLIMIT_AS
+ * (the library reads sysconf): an eighth of the memory, 256..4096 MiB, at most RLIMIT_AS / 4. */
+static uint64_t default_cache_mib(void) {
+  unsigned long long mem = 0, limit = 0, kib = 0;
+  char line[256];
+  FILE* f = fopen("/proc/meminfo", "r");
+  while (f && fgets(line, sizeof line, f)) {
+    if (sscanf(line, "MemTotal: %llu kB", &kib) == 1) mem = kib * 1024;
+  }
+  if (f) fclose(f);
+  f = fopen("/sys/fs/cgroup/memory.max", "r");
+  if (f && fscanf(f, "%llu", &limit) == 1 && limit > 0 && limit < mem) mem = limit;
+  if (f) fclose(f);
+  unsigned long long bytes = mem / 8;
+  if (bytes < (256ULL << 20)) bytes = 256ULL << 20;
+  if (bytes > (4096ULL << 20)) bytes = 4096ULL << 20;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < bytes) bytes = rl.rlim_cur / 4;
+  return bytes >> 20;
+}
 
 /* Bitboards of a FEN placement field, parsed here independently of the library. */
 static deadpos_bitboards bitboards_of(const char* placement, deadpos_side stm, unsigned castling, int ep) {
@@ -112,7 +134,9 @@ int main(int argc, char** argv) {
   const char* empty_name[] = {""};
   check_error(deadpos_open(empty_name, 1, NULL, &tb, &err), DEADPOS_ERR_BAD_ARGUMENT, &err, "open empty name");
   deadpos_options_init(&opt);
-  CHECK(opt.cache_mib == 256 && opt.budget_nodes == 2000000 && opt.budget_ms == 0 && opt.budget_mib == 512 &&
+  CHECK(opt.cache_mib == default_cache_mib(), "cache_mib %llu, expected the machine's %llu",
+        (unsigned long long)opt.cache_mib, (unsigned long long)default_cache_mib());
+  CHECK(opt.budget_nodes == 2000000 && opt.budget_ms == 0 && opt.budget_mib == 512 &&
             opt.tables_only == 0,
         "defaults as `deadpos probe`'s");
   opt.budget_mib = 0;

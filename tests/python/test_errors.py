@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+import machine_memory
 from conftest import TABLES, command
 
 KRK = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
@@ -93,6 +94,15 @@ def test_bad_side_is_invalid_argument(tb, deadpos, side):
 def test_options_out_of_range(deadpos, kw):
     with pytest.raises(deadpos.InvalidArgument):
         deadpos.Tablebase(TABLES, **kw)
+
+
+def test_block_cache_default_is_the_commands(deadpos):
+    # cache_mb=None (the default) is `deadpos probe`'s default: an eighth of the machine's memory, not
+    # a fixed 256 MiB that a few thousand diverse 5-man positions thrash.
+    assert deadpos.Tablebase(TABLES).cache_bytes == machine_memory.default_cache_bytes()
+    assert deadpos.Tablebase(TABLES, cache_mb=None).cache_bytes == machine_memory.default_cache_bytes()
+    assert deadpos.Tablebase(TABLES, cache_mb=64).cache_bytes == 64 << 20
+    assert deadpos.Tablebase(TABLES, cache_mb=0).cache_bytes == 0
 
 
 def test_directories(deadpos, tmp_path):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import machine_memory
 import movecheck
 from conftest import probe, probe_one, public_positions
 
@@ -104,3 +105,11 @@ def test_health_and_metrics(server):
     count = values['deadpos_http_request_duration_seconds_count{endpoint="standard"}']
     assert values['deadpos_http_request_duration_seconds_bucket{endpoint="standard",le="+Inf"}'] == count
     assert values["deadpos_http_requests_in_flight"] == 1  # this request
+    # No --cache-mb: `deadpos probe`'s default (an eighth of the memory), not a fixed 256 MiB.
+    assert values["deadpos_block_cache_limit_bytes"] == machine_memory.default_cache_bytes()
+
+
+def test_block_cache_option(serve):
+    s = serve("--cache-mb", "64")
+    status, _, text = s.get("/metrics")
+    assert status == 200 and "\ndeadpos_block_cache_limit_bytes 67108864\n" in text
