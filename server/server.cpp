@@ -15,6 +15,7 @@
 #include <utility>
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include "cli.h"
 #include "deadpos/notation.h"
@@ -168,6 +169,7 @@ struct Server::Impl {
   std::mutex log_m;
   std::atomic<bool> stopping{false};
   int bound_port = 0;
+  int listen_fd = -1;  // the listening socket (set by the socket-options callback), for its backlog
 
   Impl(const Options& o, LogFn l) : opt(o), log(std::move(l)), cache(o.answer_cache_bytes) {}
 
@@ -518,6 +520,15 @@ Result<std::unique_ptr<Server>> Server::create(const Options& opt, LogFn log) {
   h.set_keep_alive_timeout(opt.io_timeout_s);
   h.set_keep_alive_max_count(1'000'000);
   h.set_tcp_nodelay(true);
+  // cpp-httplib's default socket options set SO_REUSEPORT, which lets a second server bind a port
+  // already listened on (the kernel then splits the connections between the two, tables and all):
+  // SO_REUSEADDR only, so a restart may reuse a port in TIME_WAIT but a live listener is refused.
+  // The socket is kept so that bind() can raise the library's listen backlog of 5.
+  h.set_socket_options([raw = impl.get()](socket_t s) {
+    int yes = 1;
+    ::setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    raw->listen_fd = s;
+  });
   if (!opt.web_dir.empty() && !h.set_mount_point("/", opt.web_dir)) {
     return make_error(ErrorCode::Io, opt.web_dir + ": the page's directory cannot be read");
   }
@@ -539,6 +550,12 @@ Status Server::bind() {
                                            ": cannot listen (address in use, or not an address of this machine)");
     }
     i.bound_port = i.opt.port;
+  }
+  // A backlog of 5 makes a burst of new connections beyond it wait for SYN retries (1 s, then 3 s)
+  // while the accept thread is busy; listen() again on a listening socket only changes its backlog.
+  if (i.listen_fd >= 0 && ::listen(i.listen_fd, SOMAXCONN) != 0) {
+    return make_error(ErrorCode::Io,
+                      i.opt.host + ":" + std::to_string(i.bound_port) + ": cannot set the listen backlog");
   }
   return Ok{};
 }

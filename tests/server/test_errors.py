@@ -86,6 +86,20 @@ def test_nonexistent_table_directory_refuses_to_start(tmp_path):
     assert proc.stderr.splitlines()[-1] == ref.stderr.splitlines()[0]
 
 
+def test_a_port_in_use_refuses_to_start(server, tmp_path):
+    # A second server on a port already listened on is refused (cpp-httplib's default SO_REUSEPORT
+    # would let it bind and take a share of the first one's connections); the first keeps serving.
+    # A regression leaves the second one running: the timeout fails the test.
+    proc = subprocess.run([EXE, "serve", "--tables", TABLES, "--listen", f"127.0.0.1:{server.port}"],
+                          capture_output=True, text=True, timeout=10)
+    io = subprocess.run([EXE, "probe", "--tables", str(tmp_path / "none"), KRK], capture_output=True, text=True)
+    assert proc.returncode == io.returncode != 0  # the I/O error's exit code
+    assert proc.stderr.splitlines()[-1] == (f"deadpos: I/O error: 127.0.0.1:{server.port}: cannot listen "
+                                            "(address in use, or not an address of this machine)")
+    status, h = server.get_json("/health")
+    assert status == 200 and h["status"] == "ok"
+
+
 def test_damaged_table_under_a_running_server(serve, tmp_path):
     d = copy_tables(tmp_path)
     s = serve(tables=d)
@@ -121,7 +135,7 @@ def test_sigterm_finishes_the_requests_in_flight(tmp_path):
     n = 8
     # Each batch goes on a connection the server has already accepted and answered (kept alive), so
     # that the n batches are in flight together however slowly a loaded machine schedules new
-    # connections (cpp-httplib listens with a backlog of 5). A CI run once never saw all 8 in flight.
+    # connections (cpp-httplib listens with a backlog of 5; deadpos raises it to SOMAXCONN). A CI run once never saw all 8 in flight.
     conns = [s.kept_alive() for _ in range(n)]
     results = [None] * n
     errors = [None] * n
