@@ -211,7 +211,8 @@ void BM_Probe_DerivedSide(benchmark::State& state) {
     auto d = derived_dthm(*tb, ps[i++ % ps.size()]);
     benchmark::DoNotOptimize(d);
   }
-  state.SetLabel(key + ", " + std::to_string(children * 10 / ps.size() / 10.0).substr(0, 4) + " children per probe");
+  state.SetLabel(key + ", " + std::to_string(static_cast<double>(children * 10 / ps.size()) / 10.0).substr(0, 4) +
+                 " children per probe");
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 BENCHMARK(BM_Probe_DerivedSide)->Arg(4)->Arg(5)->ArgName("men");
