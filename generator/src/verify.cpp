@@ -263,6 +263,14 @@ class Verifier {
 
   // Checks every entry of king-pair slot kk with side to move us.
   void check_slot(Color us, int kk, std::size_t max_report, SlotOutcome& out) const;
+  // Writes the value every entry of king-pair slot kk with side to move us must have into
+  // out[target] (arrays of the table's size): derive_side(). Reads only the other side's arrays.
+  void derive_slot(Color us, int kk, const ByColor<std::uint8_t*>& out) const {
+    walk_slot(us, kk, [&](std::uint64_t i, const Values& e) {
+      out[Color::White][i] = static_cast<std::uint8_t>(e[Color::White]);
+      out[Color::Black][i] = static_cast<std::uint8_t>(e[Color::Black]);
+    });
+  }
 
  private:
   static PieceType promotion_type(int q) { return static_cast<PieceType>(to_index(PieceType::Knight) + q); }
@@ -290,6 +298,10 @@ class Verifier {
   template <int R, class Compare>
   void check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0, bool diagonal,
                  const Compare& compare) const;
+  // Calls sink(i, values) with the value each entry i of king-pair slot kk, side to move us, must
+  // have, in index order (check_slot compares, derive_slot stores).
+  template <class Sink>
+  void walk_slot(Color us, int kk, const Sink& sink) const;
   // Index in t's table of the placement after man j moves to `to`, capturing slot cap (or -1).
   std::uint64_t target_index(const Target& t, const Board& b, int j, Square to, int cap) const;
   // Values of the position after man j moves to `to` (capturing slot cap, or -1), promoting to
@@ -905,11 +917,9 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
 }
 
 void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome& out) const {
-  const std::uint64_t slot_size = idx_.stride(0);
-  const std::uint64_t base = static_cast<std::uint64_t>(kk) * slot_size;
   const auto& got_w = t_.arrays[static_cast<std::size_t>(array_of(us, Color::White))];
   const auto& got_b = t_.arrays[static_cast<std::size_t>(array_of(us, Color::Black))];
-  const auto compare = [&](std::uint64_t i, const Values& e) {
+  walk_slot(us, kk, [&](std::uint64_t i, const Values& e) {
     const std::uint8_t gw = got_w[i];
     const std::uint8_t gb = got_b[i];
     if (gw == e[Color::White] && gb == e[Color::Black]) return;
@@ -919,7 +929,13 @@ void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome&
       ++out.mismatches;
       if (out.first.size() < max_report) out.first.push_back(Mismatch{i, x, g, static_cast<std::uint8_t>(e[x])});
     }
-  };
+  });
+}
+
+template <class Sink>
+void Verifier::walk_slot(Color us, int kk, const Sink& compare) const {
+  const std::uint64_t slot_size = idx_.stride(0);
+  const std::uint64_t base = static_cast<std::uint64_t>(kk) * slot_size;
   Board b;
   b.kk = kk;
   if (idx_.has_pawns()) {
@@ -1018,6 +1034,37 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
     }
   }
   return res;
+}
+
+Status derive_side(LoadedTable& t, const TableSet& subtables, Color side, const ProgressFn& progress) {
+  DEADPOS_CHECK(t.has_side(~side));
+  const TableIndex& idx = t.index;
+  ByColor<std::uint8_t*> out{};
+  for (Color x : {Color::White, Color::Black}) {
+    auto& a = t.arrays[static_cast<std::size_t>(array_of(side, x))];
+    try {
+      a.resize(idx.size());
+    } catch (const std::bad_alloc&) {
+      return make_error(ErrorCode::OutOfMemory, idx.material().key() + ": cannot allocate " +
+                                                    std::to_string(2 * idx.size()) + " bytes for the derived side");
+    }
+    out[x] = a.data();
+  }
+  const Verifier verifier(t, subtables);
+  const int slots = idx.kk_slots();
+  const std::string key = idx.material().key();
+  std::atomic<int> done{0};
+  // Slots write disjoint index ranges (kk * stride(0) ...), and the verifier reads only the other
+  // side's arrays: no two threads touch one byte.
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int kk = 0; kk < slots; ++kk) {
+    verifier.derive_slot(side, kk, out);
+    const int d = done.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (progress && omp_get_thread_num() == 0 && (d & 15) == 0)
+      progress(Progress{key, Phase::Verify, static_cast<double>(d) / static_cast<double>(slots)});
+  }
+  if (progress) progress(Progress{key, Phase::Verify, 1.0});
+  return Ok{};
 }
 
 Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) {

@@ -38,6 +38,17 @@ VerifyResult verify(const LoadedTable& t, const TableSet& subtables, const Progr
 VerifyResult verify_reference(const LoadedTable& t, const TableSet& subtables, const ProgressFn& progress,
                               std::size_t max_report = 20);
 
+// Computes the arrays of side `side` to move of t (both targets) from its other side's arrays and
+// the subtables, by the verifier's forward move generation: every entry gets the value verify()
+// requires of it (kInvalid exactly at entries that are not positions), so a table verify() passes
+// is reproduced byte for byte. The building block of one-sided storage (docs/design.md, "Table
+// size"): a side kept out of a file is rebuilt from the side kept in it. t's arrays of `side` are
+// allocated if empty and overwritten. Precondition: t.has_side(~side) (DEADPOS_CHECK), subtables
+// as for verify() (every side that moves of `side` enter). Errors: OutOfMemory (the two arrays).
+// Progress as Phase::Verify. Not thread-safe in the sense of verify(); OpenMP inside, the same
+// bytes for any thread count (each entry is a function of the inputs alone).
+Status derive_side(LoadedTable& t, const TableSet& subtables, Color side, const ProgressFn& progress = nullptr);
+
 // One table's outcome in verify_tables().
 struct TableVerdict {
   enum class State {
