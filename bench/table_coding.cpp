@@ -14,6 +14,9 @@
 //                 redundancy a transform could take (the cm rows' O context is the same question)
 //   prefix        at the file's setting, each sampled slot compressed with the slot before it (same
 //                 array) as a zstd prefix: what any dictionary shared between blocks could gain
+//   one-sided     the DTHM arrays of one side to move at level 9 in a field order, the other side's as
+//                 verdict bytes (finite -> 0, none), the side and order that make the least, as a
+//                 fraction of the four arrays at the file's setting: issue 12's 1.2 GB path
 // with the zstd compression speed (MB/s of entries, one thread) for the fill rows.
 //
 //   deadpos_table_coding TABLE.dpt [STEP]
@@ -26,6 +29,7 @@
 // KPvKP; a shared dictionary trained on every block (ZDICT, 256 KiB) 1.01x larger on KRBvKR.
 // Black-to-move DTHM is White-to-move's +1 or -1 about half each way, scattered: neither a transform
 // between the sides to move nor references between blocks is a lever.
+// one-sided, 2026-12-03, STEP 16: KRBvKR 0.1043 bits/entry = 0.414 (White to move stored, order 120).
 #include <zstd.h>
 
 #include <algorithm>
@@ -130,15 +134,27 @@ int main(int argc, char** argv) {
       }
     std::printf("fill l%-3d %.4f bits/entry, %.1f MB/s\n", level, 8 * bytes / sampled, sampled / secs / 1e6);
   }
+  // Per field order (permutation number) and array, bytes at level 9 of the DTHM and of the
+  // verdict (finite -> 0, none stays: what a one-sided file would keep of its derived side).
+  std::array<std::array<double, kNumArrays>, 6> order_bytes{}, order_verdict{};
+  std::array<std::array<int, 3>, 6> orders{};
   std::array<int, 3> p{0, 1, 2};
+  int perm = 0;
   do {
+    orders[static_cast<std::size_t>(perm)] = p;
     double bytes = 0;
     for (std::size_t k = 0; k < kNumArrays; ++k)
       for (std::size_t s = 0; s < n / slot; s += step) {
         fill(k, s, p);
-        bytes += static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
+        const double b = static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
+        bytes += b;
+        order_bytes[static_cast<std::size_t>(perm)][k] += b;
+        for (std::uint8_t& v : buf) v = v <= DthmCode::kMaxDthm ? 0 : v;
+        order_verdict[static_cast<std::size_t>(perm)][k] +=
+            static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
       }
     std::printf("order %d%d%d %.4f bits/entry (level 9)\n", p[0], p[1], p[2], 8 * bytes / sampled);
+    ++perm;
   } while (std::next_permutation(p.begin(), p.end()));
   // The file's zstd setting (format.md section 5) for the delta and prefix rows.
   const auto file_setting = [&] {
@@ -186,6 +202,20 @@ int main(int argc, char** argv) {
   std::printf("stored    %.4f bits/entry (the file's setting)\n", 8 * as_stored / sampled);
   std::printf("delta     %.4f bits/entry (Black to move as the difference from White to move)\n", 8 * delta / sampled);
   std::printf("prefix    %.4f bits/entry (the slot before as a prefix)\n", 8 * prefix / sampled);
+  // One-sided storage at level 9 in the best field order: the DTHM arrays of the side to move
+  // stored, verdict bytes for the other, against the four arrays at the file's setting.
+  double best = 0;
+  std::size_t best_perm = 0;
+  int best_side = 0;
+  for (std::size_t q = 0; q < orders.size(); ++q)
+    for (int side = 0; side < 2; ++side) {
+      const auto st = static_cast<std::size_t>(2 * side), dv = static_cast<std::size_t>(2 - 2 * side);
+      const double b = order_bytes[q][st] + order_bytes[q][st + 1] + order_verdict[q][dv] + order_verdict[q][dv + 1];
+      if (best == 0 || b < best) best = b, best_perm = q, best_side = side;
+    }
+  std::printf("one-sided %.4f bits/entry = %.3f of the file's setting (%s to move stored, order %d%d%d, level 9)\n",
+              8 * best / sampled, best / as_stored, best_side ? "Black" : "White", orders[best_perm][0],
+              orders[best_perm][1], orders[best_perm][2]);
   ZSTD_freeCCtx(cc);
   // Context models, natural order; arrays coded 0, 1, 2, 3 (docs/format.md section 3).
   const std::vector<std::string> names{"none", "L", "L,U", "O", "L,U,O", "L,O,O2"};
