@@ -210,6 +210,17 @@ struct Server::Impl {
     return out;
   }
 
+  // Whether an answer stays the same whatever the time left (Reply::cacheable): not when it is
+  // undetermined (the time limit, or a nodes or memory budget that a request's deadline tightens,
+  // ran out), nor when castling rights were left to the search (the castling search did not fit
+  // the budget: with more time it answers from the tables, with the exact DTHM).
+  static bool time_independent(const cli::ProbeAnswer& a) {
+    const PositionAnalysis& r = a.analysis;
+    if (r.mate[Color::White].method == Method::Undetermined || r.mate[Color::Black].method == Method::Undetermined)
+      return false;
+    return a.pos.castling_rights() == 0 || r.castling_search || r.checkmate || r.stalemate;
+  }
+
   Reply standard(std::string_view raw) const {
     const std::string input = fen_param(raw);
     auto pos = Position::from_fen(fen_of_epd_line(input));
@@ -217,6 +228,7 @@ struct Server::Impl {
     const auto until = deadline();
     auto a = analyze(*pos, std::nullopt, false, until);
     if (!a) return position_error(input, a.error());
+    bool cacheable = time_independent(*a);
     json j = cli::probe_json(input, *a);
     j["insufficient_material"] = j["dead"];  // lichess's name: dead (FIDE 5.2.2), null if undetermined
     std::vector<std::pair<std::string, Move>> moves;
@@ -227,6 +239,7 @@ struct Server::Impl {
       const Position child = pos->after(m);
       auto c = analyze(child, std::nullopt, false, until);
       if (!c) return position_error(input, c.error());
+      cacheable = cacheable && time_independent(*c);
       json mj = cli::probe_json(child.to_fen(), *c);
       mj.erase("input");
       mj["insufficient_material"] = mj["dead"];
@@ -235,7 +248,9 @@ struct Server::Impl {
       arr.push_back(std::move(entry));
     }
     j["moves"] = std::move(arr);
-    return json_reply(200, j);
+    Reply r = json_reply(200, j);
+    r.cacheable = cacheable;
+    return r;
   }
 
   static std::optional<Color> side_param(std::string_view s, Color stm) {
@@ -256,7 +271,9 @@ struct Server::Impl {
     }
     auto a = analyze(*pos, side, true, deadline());
     if (!a) return position_error(input, a.error());
-    return json_reply(200, cli::probe_json(input, *a));
+    Reply r = json_reply(200, cli::probe_json(input, *a));
+    r.cacheable = time_independent(*a);
+    return r;
   }
 
   // As `deadpos probe --json [--flag F] [--line]` reading the body on standard input.
@@ -393,9 +410,14 @@ struct Server::Impl {
       r.body = std::move(*hit);
     } else {
       r = f();
-      if (!cache_key.empty() && r.status == 200) cache.put(cache_key, r.body);
+      if (!cache_key.empty() && r.status == 200 && r.cacheable) cache.put(cache_key, r.body);
     }
-    if (r.status >= 500) say(std::to_string(r.status) + " " + req.path + ": " + cli::one_line(r.body.substr(0, 400)));
+    if (r.status >= 500) {
+      // The body's own line end is not part of the log line (one_line would print it as \n).
+      std::string_view body(r.body);
+      if (body.ends_with('\n')) body.remove_suffix(1);
+      say(std::to_string(r.status) + " " + req.path + ": " + cli::one_line(std::string(body.substr(0, 400))));
+    }
     res.status = r.status;
     res.set_content(std::move(r.body), r.content_type.c_str());
     count(e, r.status, start);
@@ -430,6 +452,15 @@ void Server::Impl::routes() {
   http.Post("/batch", [this](const httplib::Request& req, httplib::Response& res) {
     const std::string side = req.get_param_value("flag");
     const std::string line = req.get_param_value("line");
+    if (line != "" && line != "0" && line != "1" && line != "false" && line != "true") {
+      // A typo must not silently drop the lines asked for.
+      res.status = 400;
+      res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument),
+                                 "line: \"" + shown_text(line) + "\" is not 1, true, 0 or false"),
+                      "application/json");
+      count(Endpoint::Batch, 400, Clock::now());
+      return;
+    }
     serve(Endpoint::Batch, req, res, "", [&] { return batch(req.body, side, line == "1" || line == "true"); });
   });
   http.Get("/health", [this](const httplib::Request& req, httplib::Response& res) {
@@ -438,10 +469,12 @@ void Server::Impl::routes() {
   http.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
     serve(Endpoint::Metrics, req, res, "", [&] { return metrics(); });
   });
-  // Any other GET (the page's files are served by the mount point before routing): 404.
-  http.Get(".*", [this](const httplib::Request&, httplib::Response& res) {
-    res.status = 404;
-    count(Endpoint::Other, 404, Clock::now());
+  // Any other GET (the page's files are served by the mount point before routing): 404, but 405
+  // with Allow for /batch, which exists for POST.
+  http.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
+    res.status = req.path == "/batch" ? 405 : 404;
+    if (res.status == 405) res.set_header("Allow", "POST");
+    count(Endpoint::Other, res.status, Clock::now());
   });
   // Known paths with another method: 405 with Allow; unknown paths: 404.
   const auto other_method = [this](const httplib::Request& req, httplib::Response& res) {
@@ -468,7 +501,14 @@ void Server::Impl::routes() {
     switch (res.status) {
       case 404: msg = "no such path: " + shown_text(req.path, 100); break;
       case 405: msg = req.method + " is not allowed on " + shown_text(req.path, 100); break;
-      case 413: msg = "request body too large (--max-body-kb)"; break;
+      case 413:
+        // The HTTP library refuses form-urlencoded bodies over 8 KiB before any handler runs, and
+        // curl's --data-binary sends that type unless told otherwise.
+        msg = req.get_header_value("Content-Type") == "application/x-www-form-urlencoded"
+                  ? "request body too large for Content-Type application/x-www-form-urlencoded (8 KiB at most); "
+                    "send the batch as text/plain (curl -H 'Content-Type: text/plain' --data-binary @FILE)"
+                  : "request body too large (--max-body-kb)";
+        break;
       case 414: msg = "request URI too long"; break;
       default: msg = "HTTP status " + std::to_string(res.status); break;
     }

@@ -50,6 +50,10 @@ struct Reply {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  // Whether the answer cache may keep it (a 200 only): false when a wall-clock limit may have cut
+  // it short (an undetermined answer, or castling rights left to the search), since the same
+  // request with more time can get a fuller answer.
+  bool cacheable = true;
 };
 
 class Server {

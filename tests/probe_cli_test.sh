@@ -197,6 +197,15 @@ for bad in "--budget-nodes -1" "--budget-mb 0" "--budget-ms x" "--budget-nodes 9
   rc=$?; [ "$rc" = 2 ] || fail "probe $bad: exit code $rc, expected 2 (usage)"
 done
 
+# No input at all (empty standard input): a table directory that cannot be used is still an error.
+"$deadpos" probe --tables "$work/no-such-dir" </dev/null >/dev/null 2>&1
+rc=$?; [ "$rc" = 5 ] || fail "missing table directory, no input: exit code $rc, expected 5 (was 0)"
+mkdir -p "$work/empty-tables"
+"$deadpos" probe --tables "$work/empty-tables" </dev/null >/dev/null 2>&1
+rc=$?; [ "$rc" = 6 ] || fail "directory without tables, no input: exit code $rc, expected 6 (was 0)"
+"$deadpos" probe --tables "$tables" </dev/null >/dev/null 2>&1
+rc=$?; [ "$rc" = 0 ] || fail "tables and no input: exit code $rc, expected 0"
+
 "$deadpos" probe --tables "$tables" --epd "$work/no-such-file.epd" >/dev/null 2>&1
 rc=$?; [ "$rc" = 5 ] || fail "unreadable --epd file: exit code $rc, expected 5"
 "$deadpos" probe --tables "$tables" --epd "$work" >/dev/null 2>&1

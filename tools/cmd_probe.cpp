@@ -129,6 +129,8 @@ int run_probe(Args& a) {
   const ProbeTally& t = p.tally();
   if (ok && !a.json && t.answered + t.errors > 1) std::cout << summary_text(t, !a.flag.empty()) << '\n';
   if (const int rc = finish_output()) return rc;
+  // No input at all: the tables' error (reported above) still decides the exit code, never 0.
+  if (t.first_error_code == 0 && no_tables) return exit_code(no_tables->code);
   return t.first_error_code;
 }
 

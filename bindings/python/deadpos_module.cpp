@@ -506,25 +506,53 @@ PYBIND11_MODULE(deadpos, m) {
                            "(raise the budgets of the Tablebase). e.category is \"undetermined\".",
                            py::make_tuple(exc->base));
 
+  // Every method takes self as a handle and goes through self_of: Tablebase.__new__(Tablebase)
+  // makes an instance whose __init__ never ran, whose value pybind11 leaves unconstructed, and a
+  // member function bound directly would run on that memory (a segmentation fault).
+  const auto self_of = [](py::handle self) -> const PyTablebase& {
+    if (!py::isinstance<PyTablebase>(self)) throw py::type_error("deadpos.Tablebase method called on another object");
+    auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+    const py::detail::value_and_holder v_h = inst->get_value_and_holder(py::detail::get_type_info(typeid(PyTablebase)));
+    if (!v_h || !v_h.holder_constructed())
+      throw py::type_error("deadpos.Tablebase: the object was not initialised (__init__ was not called)");
+    return *static_cast<const PyTablebase*>(v_h.value_ptr());
+  };
   py::class_<PyTablebase>(m, "Tablebase", kClassDoc)
       .def(py::init<const py::object&, std::optional<std::int64_t>, std::int64_t, std::int64_t, std::int64_t>(),
            py::arg("dirs"), py::kw_only(), py::arg("cache_mb") = py::none(), py::arg("budget_nodes") = 2'000'000,
            py::arg("budget_ms") = 0, py::arg("budget_mb") = 512,
            "Tablebase(dirs, *, cache_mb=None, budget_nodes=2000000, budget_ms=0, budget_mb=512): see the class.")
-      .def("probe", &PyTablebase::probe, py::arg("fen"), py::kw_only(), py::arg("flag") = py::none(),
-           py::arg("line") = false, kProbeDoc)
-      .def("flag_result", &PyTablebase::flag_result, py::arg("fen"), py::arg("flagged"), py::kw_only(),
-           py::arg("line") = false, kFlagDoc)
-      .def("helpmate_line", &PyTablebase::helpmate_line, py::arg("fen"), py::arg("mated"), kLineDoc)
-      .def("materials", &PyTablebase::materials,
-           "materials() -> list[str]: the material keys of the tables found (\"KBvK\", ...), sorted.")
-      .def_property_readonly("max_men", &PyTablebase::max_men,
-                             "Largest number of men (kings included) among the tables found (int).")
+      .def(
+          "probe",
+          [self_of](py::handle t, const py::object& fen, const py::object& flag, bool line) {
+            return self_of(t).probe(fen, flag, line);
+          },
+          py::arg("fen"), py::kw_only(), py::arg("flag") = py::none(), py::arg("line") = false, kProbeDoc)
+      .def(
+          "flag_result",
+          [self_of](py::handle t, const py::object& fen, const py::object& flagged, bool line) {
+            return self_of(t).flag_result(fen, flagged, line);
+          },
+          py::arg("fen"), py::arg("flagged"), py::kw_only(), py::arg("line") = false, kFlagDoc)
+      .def(
+          "helpmate_line",
+          [self_of](py::handle t, const py::object& fen, const py::object& mated) {
+            return self_of(t).helpmate_line(fen, mated);
+          },
+          py::arg("fen"), py::arg("mated"), kLineDoc)
+      .def(
+          "materials", [self_of](py::handle t) { return self_of(t).materials(); },
+          "materials() -> list[str]: the material keys of the tables found (\"KBvK\", ...), sorted.")
       .def_property_readonly(
-          "cache_bytes", &PyTablebase::cache_bytes,
+          "max_men", [self_of](py::handle t) { return self_of(t).max_men(); },
+          "Largest number of men (kings included) among the tables found (int).")
+      .def_property_readonly(
+          "cache_bytes", [self_of](py::handle t) { return self_of(t).cache_bytes(); },
           "The decompressed-block cache limit in use, bytes (int): cache_mb, or the machine's default.")
-      .def_property_readonly("dirs", &PyTablebase::dirs, "The table directories, as given (list[str]).")
-      .def("__repr__", [](const PyTablebase& t) {
+      .def_property_readonly(
+          "dirs", [self_of](py::handle t) { return self_of(t).dirs(); }, "The table directories, as given (list[str]).")
+      .def("__repr__", [self_of](py::handle self) {
+        const PyTablebase& t = self_of(self);
         std::string d;
         for (const auto& x : t.dirs()) d += (d.empty() ? "'" : ", '") + shown_text(x, 200) + "'";
         return "<deadpos.Tablebase [" + d + "], " + std::to_string(t.materials().size()) + " tables>";

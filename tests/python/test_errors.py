@@ -75,6 +75,17 @@ def test_wrong_types_are_type_errors(tb, arg):
             tb.probe(KRK, flag=arg)
 
 
+def test_uninitialised_object_is_a_type_error(deadpos):
+    # Tablebase.__new__ without __init__ (pickling helpers, careless subclasses): every method and
+    # property raises TypeError; it was a segmentation fault (a member function called on null).
+    t = deadpos.Tablebase.__new__(deadpos.Tablebase)
+    calls = [lambda: t.probe(KRK), lambda: t.flag_result(KRK, "white"), lambda: t.helpmate_line(KRK, "black"),
+             lambda: t.materials(), lambda: t.max_men, lambda: t.cache_bytes, lambda: t.dirs, lambda: repr(t)]
+    for call in calls:
+        with pytest.raises(TypeError, match="not initialised"):
+            call()
+
+
 @pytest.mark.parametrize("side", ["", "White", "w", "stm\x00", "whitey", "é"])
 def test_bad_side_is_invalid_argument(tb, deadpos, side):
     with pytest.raises(deadpos.InvalidArgument) as e:

@@ -113,3 +113,26 @@ def test_block_cache_option(serve):
     s = serve("--cache-mb", "64")
     status, _, text = s.get("/metrics")
     assert status == 200 and "\ndeadpos_block_cache_limit_bytes 67108864\n" in text
+
+
+def test_undetermined_answers_are_not_cached(serve):
+    # A budget of 1 position leaves a position beyond the tables undetermined: such an answer (cut
+    # short by a limit, with --request-ms by the clock) is computed again at every request, while a
+    # table answer is served from the answer cache the second time.
+    s = serve("--budget-nodes", "1")
+    beyond = "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1"
+    in_tables = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+
+    def counts():
+        _, _, text = s.get("/metrics")
+        v = dict(line.rsplit(" ", 1) for line in text.splitlines() if line.startswith("deadpos_answer_cache_"))
+        return int(v["deadpos_answer_cache_hits_total"]), int(v["deadpos_answer_cache_misses_total"])
+
+    for _ in range(2):
+        status, a = s.get_json("/flag", fen=beyond, flagged="white")
+        assert status == 200 and a["dead"] is None and a["how"]["black_can_mate"]["budget"] == "nodes", a
+    assert counts() == (0, 2)
+    for _ in range(2):
+        status, a = s.get_json("/flag", fen=in_tables, flagged="black")
+        assert status == 200 and a["table"] == "KRvK", a
+    assert counts() == (1, 3)

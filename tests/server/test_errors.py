@@ -40,12 +40,15 @@ def test_missing_and_bad_parameters_are_400(server):
     assert status == 400 and error_of(400, body)["category"] == "invalid argument"
     status, _, text = server.request("POST", "/batch?flag=grey", body=KRK)
     assert status == 400 and error_of(400, json.loads(text))["category"] == "invalid argument"
+    for bad in ("yes", "2", "TRUE"):  # a line= the server does not know was taken as "no lines"
+        status, _, text = server.request("POST", f"/batch?line={bad}", body=KRK)
+        assert status == 400 and "line:" in error_of(400, json.loads(text))["message"], (bad, text)
 
 
 def test_unknown_paths_and_methods(server):
     for method, path, want in [("GET", "/nope", 404), ("GET", "/standard/x", 404), ("POST", "/nope", 404),
                                ("POST", "/standard", 405), ("PUT", "/flag", 405), ("DELETE", "/health", 405),
-                               ("GET", "/batch", 404)]:
+                               ("GET", "/batch", 405)]:
         status, headers, text = server.request(method, path, body=b"x" if method != "GET" else None)
         assert status == want and headers["Content-Type"] == "application/json", (method, path, status)
         error_of(want, json.loads(text))
@@ -65,6 +68,17 @@ def test_body_and_batch_limits_are_413(serve):
     assert status == 414
 
 
+def test_form_urlencoded_batch_over_8_kib(server):
+    # curl --data-binary sends application/x-www-form-urlencoded, which the HTTP library caps at
+    # 8 KiB before any handler: the 413 says so (it blamed --max-body-kb), and text/plain passes.
+    body = (KRK + "\n") * 300  # about 9 KB, 300 positions
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, _, text = server.request("POST", "/batch", body=body, headers=form)
+    assert status == 413 and "text/plain" in error_of(413, json.loads(text))["message"]
+    status, _, text = server.request("POST", "/batch", body=body, headers={"Content-Type": "text/plain"})
+    assert status == 200 and len(text.splitlines()) == 300
+
+
 def test_no_tables_is_503_as_the_command(serve, tmp_path):
     s = serve(tables=str(tmp_path))
     ref = probe_one(KRK, tables=str(tmp_path))
@@ -76,6 +90,10 @@ def test_no_tables_is_503_as_the_command(serve, tmp_path):
     assert status == 503 and body["error"] == ref["error"]
     status, _, text = s.request("POST", "/batch", body=KRK)  # a batch answers each line, as the command
     assert status == 200 and text == probe([KRK], tables=str(tmp_path))
+    # Each 5xx is logged as one line ending with the JSON body, not with an escaped "\n".
+    rc, err = s.stop()
+    logged = [line for line in err.splitlines() if line.startswith("deadpos serve: 503 /standard: ")]
+    assert rc == 0 and len(logged) == 1 and logged[0].endswith("}"), err
 
 
 def test_nonexistent_table_directory_refuses_to_start(tmp_path):
