@@ -318,8 +318,9 @@ struct Server::Impl {
   Reply health() const {
     json j;
     if (no_tables) {
-      j["status"] = "unavailable";
+      // The error shape of every other answer (docs/server.md, "Errors and limits"): numeric status.
       j["error"] = {{"category", error_code_name(no_tables->code)}, {"message", no_tables->message}};
+      j["status"] = 503;
       return json_reply(503, j);
     }
     j["status"] = "ok";

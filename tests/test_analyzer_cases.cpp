@@ -356,6 +356,32 @@ TEST(AnalyzerCases, CastlingRightDecidesDeadPosition) {
   }
 }
 
+// A helpmate of one ply found by the search (8 men, beyond the tables) is the DTHM: the root is
+// not a checkmate, so every helpmate has at least one ply.
+//
+//   8/8/8/8/2B1ppp1/4pkp1/8/4K2R w K - 0 1
+//   White: Ke1, Rh1, Bc4. Black: Kf3, pawns e4 f4 g4 e3 g3.
+// 1.O-O#: the rook on f1 checks along f2; the Black king's e2 is covered by Bc4 (d3 empty), f2 by
+// the rook and the king on g1, g2 by that king, its other neighbours hold its own pawns; no black
+// man can take f1 or stand on f2. Checked below with Position's is_checkmate.
+TEST(AnalyzerCases, OnePlyHelpmateIsShortest) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position p = position_from("8/8/8/8/2B1ppp1/4pkp1/8/4K2R w K - 0 1");
+  const Move castle = Move::make(sq("e1"), sq("g1"), Move::Kind::Castling);
+  ASSERT_TRUE(p.legal_moves().contains(castle));
+  ASSERT_TRUE(p.after(castle).is_checkmate());
+  ASSERT_FALSE(p.is_checkmate());
+  auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+  ASSERT_TRUE(a) << a.error().message;
+  const MateAnswer& m = a->mate[Color::Black];
+  ASSERT_EQ(m.method, Method::Search) << method_name(m.method);
+  EXPECT_EQ(m.plies, 1);
+  EXPECT_TRUE(m.shortest);  // was "not proven shortest"
+  ASSERT_EQ(m.line.size(), 1U);
+  EXPECT_EQ(m.line.front(), castle);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5b. An en passant right that decides whether the position is dead.
 //

@@ -622,6 +622,9 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, con
   }
   if (p.side_to_move() != mated_ || !p.is_checkmate()) return bad("does not end in mate");
   a.plies = static_cast<int>(a.line.size());
+  // The root is not a checkmate (run() answers that before searching), so no helpmate is shorter
+  // than one ply: a line of one ply is the DTHM.
+  a.shortest = a.plies == 1;
   return a;
 }
 

@@ -87,7 +87,7 @@ def test_no_tables_is_503_as_the_command(serve, tmp_path):
         assert status == 503 and error_of(503, body) == ref["error"]
         assert ref["error"]["category"] == "missing table"
     status, body = s.get_json("/health")
-    assert status == 503 and body["error"] == ref["error"]
+    assert status == 503 and body["error"] == ref["error"] and body["status"] == 503  # was "unavailable"
     status, _, text = s.request("POST", "/batch", body=KRK)  # a batch answers each line, as the command
     assert status == 200 and text == probe([KRK], tables=str(tmp_path))
     # Each 5xx is logged as one line ending with the JSON body, not with an escaped "\n".
