@@ -224,7 +224,10 @@ assert len(rows) == 2 and rows[0]["error"]["category"] == "invalid FEN" and "dea
 # Usage errors: exit 2 and one line on stderr.
 # (each is otherwise a valid command line, so the exit code comes from the option named).
 for args in "probe --tables $tables --cache-mb -1 $good_fen" "probe --tables $tables --flag nobody $good_fen" \
-  "generate KvK --out $work/g --threads 0" "generate --out $work/g --max-men 2 KvK" "probe --tables $tables --bogus $good_fen"; do
+  "generate KvK --out $work/g --threads 0" "generate --out $work/g --max-men 2 KvK" "probe --tables $tables --bogus $good_fen" \
+  "probe --tables $tables --budget-nodes 010 $good_fen" "probe --tables $tables --cache-mb 0x10 $good_fen" \
+  "generate KvK --out $work/g --threads +1"; do
+  # (010 was read as octal 8 and 0x10 as 16: integers are plain decimal.)
   # shellcheck disable=SC2086
   "$deadpos" $args >/dev/null 2>"$work/err.txt"
   rc=$?

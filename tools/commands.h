@@ -21,6 +21,28 @@ inline const CLI::Validator kNonEmpty(
     [](std::string& s) { return s.empty() ? std::string("an empty name is not a directory or file") : std::string(); },
     "NON-EMPTY", "non-empty");
 
+// Option check: integers in plain decimal. CLI11 reads the base from the prefix (010 is 8,
+// 0x10 is 16) and takes a sign or spaces; a budget or a cache size must mean what it says.
+inline const CLI::Validator kDecimal(
+    [](std::string& s) {
+      const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+      return digits && (s.size() == 1 || s[0] != '0')
+                 ? std::string()
+                 : "\"" + s + "\" is not a decimal integer (digits only, no sign, no leading 0)";
+    },
+    "DECIMAL", "decimal");
+
+// Adds kDecimal to every integer option (CLI11's type names INT and UINT) of app and of its
+// subcommands: called once after every subcommand is registered.
+inline void require_decimal_integers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    // The type name carries the checks added so far after a colon ("INT:INT in [1 - 5]").
+    const std::string t = o->get_type_name();
+    if (t.rfind("INT", 0) == 0 || t.rfind("UINT", 0) == 0) o->check(kDecimal);
+  }
+  for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
+}
+
 Subcommand add_perft(CLI::App& app);
 Subcommand add_fen(CLI::App& app);
 Subcommand add_generate(CLI::App& app);

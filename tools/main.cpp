@@ -35,6 +35,7 @@ int run(int argc, char** argv) {
   const Subcommand commands[] = {add_perft(app),  add_fen(app),   add_generate(app),
                                  add_verify(app), add_probe(app), add_adjudicate(app),
                                  add_query(app),  add_atlas(app), add_serve(app)};
+  require_decimal_integers(app);
   if (unknown_subcommand(app, argc, argv)) return kExitUsage;
   try {
     app.parse(argc, argv);

@@ -15,6 +15,7 @@ int run(int argc, char** argv) {
   CLI::App app{"deadpos serve: exact dead-position and flag-fall answers over HTTP"};
   app.require_subcommand(1);
   const Subcommand serve = add_serve(app);
+  require_decimal_integers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
