@@ -134,9 +134,17 @@ int main(int argc, char** argv) {
       }
     std::printf("fill l%-3d %.4f bits/entry, %.1f MB/s\n", level, 8 * bytes / sampled, sampled / secs / 1e6);
   }
+  ZSTD_CCtx* cfile = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cfile, ZSTD_c_compressionLevel, kZstdLevel);
+  ZSTD_CCtx_setParameter(cfile, ZSTD_c_minMatch, kZstdMinMatch);
+  ZSTD_CCtx_setParameter(cfile, ZSTD_c_searchLog, kZstdSearchLog);
+  const auto at_file_setting = [&](const std::vector<std::uint8_t>& b) {
+    return static_cast<double>(ZSTD_compress2(cfile, out.data(), out.size(), b.data(), b.size()));
+  };
   // Per field order (permutation number) and array, bytes at level 9 of the DTHM and of the
   // verdict (finite -> 0, none stays: what a one-sided file would keep of its derived side).
-  std::array<std::array<double, kNumArrays>, 6> order_bytes{}, order_verdict{};
+  // [0]: level 9, [1]: the file's setting (set below, before the loop).
+  std::array<std::array<std::array<double, kNumArrays>, 6>, 2> order_bytes{}, order_verdict{};
   std::array<std::array<int, 3>, 6> orders{};
   std::array<int, 3> p{0, 1, 2};
   int perm = 0;
@@ -146,12 +154,15 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < kNumArrays; ++k)
       for (std::size_t s = 0; s < n / slot; s += step) {
         fill(k, s, p);
+        const auto q = static_cast<std::size_t>(perm);
         const double b = static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
         bytes += b;
-        order_bytes[static_cast<std::size_t>(perm)][k] += b;
+        order_bytes[0][q][k] += b;
+        order_bytes[1][q][k] += at_file_setting(buf);
         for (std::uint8_t& v : buf) v = v <= DthmCode::kMaxDthm ? 0 : v;
-        order_verdict[static_cast<std::size_t>(perm)][k] +=
+        order_verdict[0][q][k] +=
             static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
+        order_verdict[1][q][k] += at_file_setting(buf);
       }
     std::printf("order %d%d%d %.4f bits/entry (level 9)\n", p[0], p[1], p[2], 8 * bytes / sampled);
     ++perm;
@@ -204,18 +215,23 @@ int main(int argc, char** argv) {
   std::printf("prefix    %.4f bits/entry (the slot before as a prefix)\n", 8 * prefix / sampled);
   // One-sided storage at level 9 in the best field order: the DTHM arrays of the side to move
   // stored, verdict bytes for the other, against the four arrays at the file's setting.
-  double best = 0;
-  std::size_t best_perm = 0;
-  int best_side = 0;
-  for (std::size_t q = 0; q < orders.size(); ++q)
-    for (int side = 0; side < 2; ++side) {
-      const auto st = static_cast<std::size_t>(2 * side), dv = static_cast<std::size_t>(2 - 2 * side);
-      const double b = order_bytes[q][st] + order_bytes[q][st + 1] + order_verdict[q][dv] + order_verdict[q][dv + 1];
-      if (best == 0 || b < best) best = b, best_perm = q, best_side = side;
-    }
-  std::printf("one-sided %.4f bits/entry = %.3f of the file's setting (%s to move stored, order %d%d%d, level 9)\n",
-              8 * best / sampled, best / as_stored, best_side ? "Black" : "White", orders[best_perm][0],
-              orders[best_perm][1], orders[best_perm][2]);
+  for (std::size_t lv = 0; lv < 2; ++lv) {
+    double best = 0;
+    std::size_t best_perm = 0;
+    int best_side = 0;
+    for (std::size_t q = 0; q < orders.size(); ++q)
+      for (int side = 0; side < 2; ++side) {
+        const auto st = static_cast<std::size_t>(2 * side), dv = static_cast<std::size_t>(2 - 2 * side);
+        const auto& ob = order_bytes[lv][q];
+        const auto& ov = order_verdict[lv][q];
+        const double b = ob[st] + ob[st + 1] + ov[dv] + ov[dv + 1];
+        if (best == 0 || b < best) best = b, best_perm = q, best_side = side;
+      }
+    std::printf("one-sided %.4f bits/entry = %.3f of the file's setting (%s to move stored, order %d%d%d, %s)\n",
+                8 * best / sampled, best / as_stored, best_side ? "Black" : "White", orders[best_perm][0],
+                orders[best_perm][1], orders[best_perm][2], lv == 0 ? "level 9" : "the file's setting");
+  }
+  ZSTD_freeCCtx(cfile);
   ZSTD_freeCCtx(cc);
   // Context models, natural order; arrays coded 0, 1, 2, 3 (docs/format.md section 3).
   const std::vector<std::string> names{"none", "L", "L,U", "O", "L,U,O", "L,O,O2"};

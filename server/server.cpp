@@ -511,7 +511,13 @@ void Server::Impl::routes() {
                   : "request body too large (--max-body-kb)";
         break;
       case 414: msg = "request URI too long"; break;
-      default: msg = "HTTP status " + std::to_string(res.status); break;
+      default:
+        // httplib answers 400 itself, e.g. to a POST without Content-Length (curl -X POST sends none).
+        msg = res.status == 400 && req.method == "POST" && !req.has_header("Content-Length") &&
+                      !req.has_header("Transfer-Encoding")
+                  ? "POST needs a Content-Length header (or a chunked body), even for an empty body"
+                  : "HTTP status " + std::to_string(res.status) + " (the request could not be read)";
+        break;
     }
     const char* cat = res.status == 404   ? "not found"
                       : res.status == 405 ? "method not allowed"
