@@ -14,9 +14,10 @@
 //                 redundancy a transform could take (the cm rows' O context is the same question)
 //   prefix        at the file's setting, each sampled slot compressed with the slot before it (same
 //                 array) as a zstd prefix: what any dictionary shared between blocks could gain
-//   one-sided     the DTHM arrays of one side to move at level 9 in a field order, the other side's as
-//                 verdict bytes (finite -> 0, none), the side and order that make the least, as a
-//                 fraction of the four arrays at the file's setting: issue 12's 1.2 GB path
+//   one-sided     the DTHM arrays of one side to move in a field order, the other side's as verdict
+//                 bytes (finite -> 0, none), the side and order that make the least, at level 9 and
+//                 at the file's setting, as a fraction of the four arrays at the file's setting:
+//                 issue 12's 1.2 GB path
 // with the zstd compression speed (MB/s of entries, one thread) for the fill rows.
 //
 //   deadpos_table_coding TABLE.dpt [STEP]
@@ -29,7 +30,9 @@
 // KPvKP; a shared dictionary trained on every block (ZDICT, 256 KiB) 1.01x larger on KRBvKR.
 // Black-to-move DTHM is White-to-move's +1 or -1 about half each way, scattered: neither a transform
 // between the sides to move nor references between blocks is a lever.
-// one-sided, 2026-12-03, STEP 16: KRBvKR 0.1043 bits/entry = 0.414 (White to move stored, order 120).
+// one-sided, 2026-12-03, STEP 32, the better of the two settings: KRBvKR 0.419, KBPvKB 0.446,
+// KBPvKP 0.424, KNPvKP 0.328, KNPvKB 0.362 ... over the 16 largest tables and 4 pawnless ones (40% of
+// the set's bytes) 0.378: docs/design.md, "Table size".
 #include <zstd.h>
 
 #include <algorithm>
