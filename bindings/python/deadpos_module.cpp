@@ -194,20 +194,38 @@ std::uint64_t range_arg(std::int64_t v, std::int64_t lo, std::int64_t hi, const 
   return static_cast<std::uint64_t>(v);
 }
 
+// An int argument in lo..hi: a bool is a TypeError (True would be 1), an int outside int64 an
+// InvalidArgument like any other out-of-range value (pybind11's own conversion said TypeError).
+std::int64_t int_arg(const py::handle& o, std::int64_t lo, std::int64_t hi, const char* what) {
+  // Anything with __index__ (numpy integers too) is an int here, as in pybind11's own conversion.
+  if (py::isinstance<py::bool_>(o) || !PyIndex_Check(o.ptr()))
+    throw py::type_error(std::string(what) + " must be an int, not " +
+                         std::string(py::str(o.get_type().attr("__name__"))));
+  const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(o.ptr()));
+  if (!i) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow != 0) {
+    raise_invalid_argument(std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                           ", not " + std::string(py::str(o)).substr(0, 40));
+  }
+  return static_cast<std::int64_t>(range_arg(v, lo, hi, what));
+}
+
 // ---- the Tablebase ------------------------------------------------------------------------------
 
 class PyTablebase {
  public:
-  PyTablebase(const py::object& dirs, std::optional<std::int64_t> cache_mb, std::int64_t budget_nodes,
-              std::int64_t budget_ms, std::int64_t budget_mb) {
+  PyTablebase(const py::object& dirs, const py::object& cache_mb, const py::object& budget_nodes,
+              const py::object& budget_ms, const py::object& budget_mb) {
     // The ranges of the command's options (tools/cmd_probe.cpp).
     Tablebase::Options topt;
-    if (cache_mb) {  // None: Tablebase::default_cache_bytes(), as the command
-      topt.cache_bytes = static_cast<std::size_t>(range_arg(*cache_mb, 0, std::int64_t{1} << 20, "cache_mb")) << 20;
+    if (!cache_mb.is_none()) {  // None: Tablebase::default_cache_bytes(), as the command
+      topt.cache_bytes = static_cast<std::size_t>(int_arg(cache_mb, 0, std::int64_t{1} << 20, "cache_mb")) << 20;
     }
-    opt_.budget.nodes = range_arg(budget_nodes, 0, std::int64_t{1} << 40, "budget_nodes");
-    opt_.budget.time_ms = range_arg(budget_ms, 0, 86'400'000, "budget_ms");
-    opt_.budget.memory_bytes = static_cast<std::size_t>(range_arg(budget_mb, 1, std::int64_t{1} << 20, "budget_mb"))
+    opt_.budget.nodes = static_cast<std::uint64_t>(int_arg(budget_nodes, 0, std::int64_t{1} << 40, "budget_nodes"));
+    opt_.budget.time_ms = static_cast<std::uint64_t>(int_arg(budget_ms, 0, 86'400'000, "budget_ms"));
+    opt_.budget.memory_bytes = static_cast<std::size_t>(int_arg(budget_mb, 1, std::int64_t{1} << 20, "budget_mb"))
                                << 20;
     dirs_ = dirs_arg(dirs);
     std::optional<Result<Tablebase>> tb;
@@ -518,7 +536,7 @@ PYBIND11_MODULE(deadpos, m) {
     return *static_cast<const PyTablebase*>(v_h.value_ptr());
   };
   py::class_<PyTablebase>(m, "Tablebase", kClassDoc)
-      .def(py::init<const py::object&, std::optional<std::int64_t>, std::int64_t, std::int64_t, std::int64_t>(),
+      .def(py::init<const py::object&, const py::object&, const py::object&, const py::object&, const py::object&>(),
            py::arg("dirs"), py::kw_only(), py::arg("cache_mb") = py::none(), py::arg("budget_nodes") = 2'000'000,
            py::arg("budget_ms") = 0, py::arg("budget_mb") = 512,
            "Tablebase(dirs, *, cache_mb=None, budget_nodes=2000000, budget_ms=0, budget_mb=512): see the class.")

@@ -101,10 +101,26 @@ def test_bad_side_is_invalid_argument(tb, deadpos, side):
 
 @pytest.mark.parametrize("kw", [{"cache_mb": -1}, {"cache_mb": (1 << 20) + 1}, {"budget_nodes": -1},
                                 {"budget_nodes": (1 << 40) + 1}, {"budget_ms": 86_400_001}, {"budget_mb": 0},
-                                {"budget_mb": (1 << 20) + 1}])
+                                {"budget_mb": (1 << 20) + 1}, {"cache_mb": 2**70}, {"budget_nodes": -2**70}])
 def test_options_out_of_range(deadpos, kw):
     with pytest.raises(deadpos.InvalidArgument):
         deadpos.Tablebase(TABLES, **kw)
+
+
+@pytest.mark.parametrize("kw", [{"cache_mb": True}, {"budget_nodes": False}, {"budget_ms": 1.0}, {"budget_mb": "512"}])
+def test_options_of_the_wrong_type(deadpos, kw):
+    # An int is wanted: True was taken as 1 MiB.
+    with pytest.raises(TypeError):
+        deadpos.Tablebase(TABLES, **kw)
+
+
+def test_index_objects_are_ints(deadpos):
+    # numpy integers and anything else with __index__ are ints, as in pybind11's own conversion.
+    class Index:
+        def __index__(self):
+            return 64
+
+    assert deadpos.Tablebase(TABLES, cache_mb=Index()).cache_bytes == 64 << 20
 
 
 def test_block_cache_default_is_the_commands(deadpos):
