@@ -137,12 +137,17 @@ int main(int argc, char** argv) {
       }
     std::printf("fill l%-3d %.4f bits/entry, %.1f MB/s\n", level, 8 * bytes / sampled, sampled / secs / 1e6);
   }
-  ZSTD_CCtx* cfile = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cfile, ZSTD_c_compressionLevel, kZstdLevel);
-  ZSTD_CCtx_setParameter(cfile, ZSTD_c_minMatch, kZstdMinMatch);
-  ZSTD_CCtx_setParameter(cfile, ZSTD_c_searchLog, kZstdSearchLog);
+  // The file's zstd setting (format.md section 5) for the one-sided, delta and prefix
+  // rows, on the same context (ZSTD_compressCCtx's level 9 ignores these parameters).
+  const auto file_setting = [&] {
+    ZSTD_CCtx_reset(cc, ZSTD_reset_session_and_parameters);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, kZstdLevel);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_minMatch, kZstdMinMatch);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_searchLog, kZstdSearchLog);
+  };
   const auto at_file_setting = [&](const std::vector<std::uint8_t>& b) {
-    return static_cast<double>(ZSTD_compress2(cfile, out.data(), out.size(), b.data(), b.size()));
+    file_setting();
+    return static_cast<double>(ZSTD_compress2(cc, out.data(), out.size(), b.data(), b.size()));
   };
   // Per field order (permutation number) and array, bytes at level 9 of the DTHM and of the
   // verdict (finite -> 0, none stays: what a one-sided file would keep of its derived side).
@@ -170,13 +175,6 @@ int main(int argc, char** argv) {
     std::printf("order %d%d%d %.4f bits/entry (level 9)\n", p[0], p[1], p[2], 8 * bytes / sampled);
     ++perm;
   } while (std::next_permutation(p.begin(), p.end()));
-  // The file's zstd setting (format.md section 5) for the delta and prefix rows.
-  const auto file_setting = [&] {
-    ZSTD_CCtx_reset(cc, ZSTD_reset_session_and_parameters);
-    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, kZstdLevel);
-    ZSTD_CCtx_setParameter(cc, ZSTD_c_minMatch, kZstdMinMatch);
-    ZSTD_CCtx_setParameter(cc, ZSTD_c_searchLog, kZstdSearchLog);
-  };
   const auto rank = [](int v) { return v == 253 ? 251 : v; };
   double as_stored = 0, delta = 0, prefix = 0;
   std::vector<std::uint8_t> prev(slot), diff(slot);
@@ -234,7 +232,6 @@ int main(int argc, char** argv) {
                 8 * best / sampled, best / as_stored, best_side ? "Black" : "White", orders[best_perm][0],
                 orders[best_perm][1], orders[best_perm][2], lv == 0 ? "level 9" : "the file's setting");
   }
-  ZSTD_freeCCtx(cfile);
   ZSTD_freeCCtx(cc);
   // Context models, natural order; arrays coded 0, 1, 2, 3 (docs/format.md section 3).
   const std::vector<std::string> names{"none", "L", "L,U", "O", "L,U,O", "L,O,O2"};
