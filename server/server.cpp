@@ -453,12 +453,15 @@ void Server::Impl::routes() {
   http.Post("/batch", [this](const httplib::Request& req, httplib::Response& res) {
     const std::string side = req.get_param_value("flag");
     const std::string line = req.get_param_value("line");
-    if (line != "" && line != "0" && line != "1" && line != "false" && line != "true") {
-      // A typo must not silently drop the lines asked for.
+    // A typo in line= must not silently drop the lines asked for; an empty flag= or line= is a
+    // bad value, not an absent parameter (batch() reads an empty flag as none).
+    std::string bad;
+    if (req.has_param("flag") && side.empty()) bad = "flag: \"\" is not white, black or stm";
+    if (req.has_param("line") && line != "0" && line != "1" && line != "false" && line != "true")
+      bad = "line: \"" + shown_text(line) + "\" is not 1, true, 0 or false";
+    if (!bad.empty()) {
       res.status = 400;
-      res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument),
-                                 "line: \"" + shown_text(line) + "\" is not 1, true, 0 or false"),
-                      "application/json");
+      res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument), bad), "application/json");
       count(Endpoint::Batch, 400, Clock::now());
       return;
     }
@@ -495,6 +498,7 @@ void Server::Impl::routes() {
   http.Put(".*", other_method);
   http.Delete(".*", other_method);
   http.Patch(".*", other_method);
+  http.Options(".*", other_method);
   // Every error without a body of its own (404, 405, httplib's 400/413/414...) gets a JSON one.
   http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;

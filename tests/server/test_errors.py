@@ -40,15 +40,16 @@ def test_missing_and_bad_parameters_are_400(server):
     assert status == 400 and error_of(400, body)["category"] == "invalid argument"
     status, _, text = server.request("POST", "/batch?flag=grey", body=KRK)
     assert status == 400 and error_of(400, json.loads(text))["category"] == "invalid argument"
-    for bad in ("yes", "2", "TRUE"):  # a line= the server does not know was taken as "no lines"
-        status, _, text = server.request("POST", f"/batch?line={bad}", body=KRK)
-        assert status == 400 and "line:" in error_of(400, json.loads(text))["message"], (bad, text)
+    for query in ("line=yes", "line=2", "line=TRUE", "line=", "flag="):  # were taken as "no lines" / "no flag"
+        status, _, text = server.request("POST", f"/batch?{query}", body=KRK)
+        assert status == 400 and query.split("=")[0] + ":" in error_of(400, json.loads(text))["message"], (query, text)
 
 
 def test_unknown_paths_and_methods(server):
     for method, path, want in [("GET", "/nope", 404), ("GET", "/standard/x", 404), ("POST", "/nope", 404),
                                ("POST", "/standard", 405), ("PUT", "/flag", 405), ("DELETE", "/health", 405),
-                               ("GET", "/batch", 405)]:
+                               ("GET", "/batch", 405), ("OPTIONS", "/batch", 405), ("OPTIONS", "/health", 405),
+                               ("OPTIONS", "/nope", 404)]:
         status, headers, text = server.request(method, path, body=b"x" if method != "GET" else None)
         assert status == want and headers["Content-Type"] == "application/json", (method, path, status)
         error_of(want, json.loads(text))
