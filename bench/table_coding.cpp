@@ -18,6 +18,11 @@
 //                 bytes (finite -> 0, none), the side and order that make the least, at level 9 and
 //                 at the file's setting, as a fraction of the four arrays at the file's setting:
 //                 issue 12's 1.2 GB path
+//   fill left/up/match  invalid entries filled three ways at the file's setting (see the code);
+//                 the reader never reads them, so any fill is a writer's choice within format v2
+//   both-sides per-array  the four arrays, each in its own field order and the smaller setting
+//   per-array     the stored side chosen per target, each array its own order and setting, the
+//                 derived side's verdicts as bytes or packed 8 to a byte
 // with the zstd compression speed (MB/s of entries, one thread) for the fill rows.
 //
 //   deadpos_table_coding TABLE.dpt [STEP]
@@ -33,6 +38,9 @@
 // one-sided, 2026-12-03, STEP 32, the better of the two settings: KRBvKR 0.419, KBPvKB 0.446,
 // KBPvKP 0.424, KNPvKP 0.328, KNPvKB 0.362 ... over the 92 largest 5-man tables (96% of the set's
 // bytes) 0.397: docs/design.md, "Table size".
+// 2026-12-04, STEP 32: fill left 0.3288, up 0.3725, match 0.3295 bits/entry on KBNvKP (format v2's
+// left fill stays); per-array 0.348 (verdict bits) against one-sided 0.396 on KBNvKP and 0.395
+// against 0.419 on KRBvKR. Over the largest tables: bench/coding_projection.sh.
 #include <zstd.h>
 
 #include <algorithm>
@@ -149,10 +157,45 @@ int main(int argc, char** argv) {
     file_setting();
     return static_cast<double>(ZSTD_compress2(cc, out.data(), out.size(), b.data(), b.size()));
   };
+  // Invalid entries filled other ways (the reader never reads them: format.md section 5), natural
+  // order, the file's setting: "left" is format v2's fill (the code before); "up" the code one row
+  // (fastest field's range) earlier, which continues a match with the row before through the
+  // invalid entries; "match" the code at whichever of the distances 1, one row, one plane has
+  // matched the most valid entries in a row just before.
+  {
+    const std::array<std::size_t, 3> dist{1, range[2], range[1] * range[2]};
+    std::array<double, 3> fill_bytes{};
+    std::vector<std::uint8_t> own(slot);
+    for (std::size_t k = 0; k < kNumArrays; ++k)
+      for (std::size_t s = 0; s < n / slot; s += step) {
+        fill(k, s, natural);
+        fill_bytes[0] += at_file_setting(buf);
+        const std::uint8_t* raw = a[k].data() + s * slot;
+        for (std::size_t i = 0; i < slot; ++i)
+          own[i] = raw[i] != 255 ? raw[i] : i >= dist[1] ? own[i - dist[1]] : buf[i];
+        fill_bytes[1] += at_file_setting(own);
+        std::array<std::size_t, 3> run{};
+        for (std::size_t i = 0; i < slot; ++i) {
+          if (raw[i] == 255) {
+            std::size_t d = 0;
+            for (std::size_t j = 1; j < 3; ++j)
+              if (i >= dist[j] && run[j] > run[d]) d = j;
+            own[i] = i >= dist[d] ? own[i - dist[d]] : buf[i];
+          } else {
+            own[i] = raw[i];
+          }
+          for (std::size_t j = 0; j < 3; ++j) run[j] = i >= dist[j] && own[i] == own[i - dist[j]] ? run[j] + 1 : 0;
+        }
+        fill_bytes[2] += at_file_setting(own);
+      }
+    std::printf("fill left %.4f, up %.4f, match %.4f bits/entry (the file's setting)\n", 8 * fill_bytes[0] / sampled,
+                8 * fill_bytes[1] / sampled, 8 * fill_bytes[2] / sampled);
+  }
   // Per field order (permutation number) and array, bytes at level 9 of the DTHM and of the
   // verdict (finite -> 0, none stays: what a one-sided file would keep of its derived side).
   // [0]: level 9, [1]: the file's setting (set below, before the loop).
-  std::array<std::array<std::array<double, kNumArrays>, 6>, 2> order_bytes{}, order_verdict{};
+  std::array<std::array<std::array<double, kNumArrays>, 6>, 2> order_bytes{}, order_verdict{}, order_bits{};
+  std::vector<std::uint8_t> packed_bits(slot / 8);
   std::array<std::array<int, 3>, 6> orders{};
   std::array<int, 3> p{0, 1, 2};
   int perm = 0;
@@ -171,6 +214,13 @@ int main(int argc, char** argv) {
         order_verdict[0][q][k] +=
             static_cast<double>(ZSTD_compressCCtx(cc, out.data(), out.size(), buf.data(), slot, 9));
         order_verdict[1][q][k] += at_file_setting(buf);
+        // The same verdicts packed 8 to a byte (bit set: no helpmate), fastest field first.
+        std::fill(packed_bits.begin(), packed_bits.end(), std::uint8_t{0});
+        for (std::size_t i = 0; i < slot; ++i)
+          if (buf[i] != 0) packed_bits[i / 8] = static_cast<std::uint8_t>(packed_bits[i / 8] | (1u << (i % 8)));
+        order_bits[0][q][k] += static_cast<double>(
+            ZSTD_compressCCtx(cc, out.data(), out.size(), packed_bits.data(), packed_bits.size(), 9));
+        order_bits[1][q][k] += at_file_setting(packed_bits);
       }
     std::printf("order %d%d%d %.4f bits/entry (level 9)\n", p[0], p[1], p[2], 8 * bytes / sampled);
     ++perm;
@@ -231,6 +281,35 @@ int main(int argc, char** argv) {
     std::printf("one-sided %.4f bits/entry = %.3f of the file's setting (%s to move stored, order %d%d%d, %s)\n",
                 8 * best / sampled, best / as_stored, best_side ? "Black" : "White", orders[best_perm][0],
                 orders[best_perm][1], orders[best_perm][2], lv == 0 ? "level 9" : "the file's setting");
+  }
+  // The stored side chosen per target, each array in its own field order and at the smaller of the
+  // two settings (a permutation and a setting per array cost a few header bytes); the derived
+  // side's verdicts as bytes or packed as bits.
+  const auto least = [&](const auto& by, std::size_t k) {
+    double m = 0;
+    for (std::size_t lv = 0; lv < 2; ++lv)
+      for (std::size_t q = 0; q < orders.size(); ++q)
+        if (m == 0 || by[lv][q][k] < m) m = by[lv][q][k];
+    return m;
+  };
+  {
+    // Both sides to move kept (every probe a single read), each array in its own order and setting.
+    double total = 0;
+    for (std::size_t k = 0; k < kNumArrays; ++k) total += least(order_bytes, k);
+    std::printf("both-sides per-array %.4f bits/entry = %.3f of the file's setting\n", 8 * total / sampled,
+                total / as_stored);
+  }
+  for (int packed = 0; packed < 2; ++packed) {
+    double total = 0;
+    std::string sides;
+    for (std::size_t t = 0; t < 2; ++t) {
+      const double white = least(order_bytes, t) + least(packed ? order_bits : order_verdict, 2 + t);
+      const double black = least(order_bytes, 2 + t) + least(packed ? order_bits : order_verdict, t);
+      total += std::min(white, black);
+      sides += white <= black ? 'w' : 'b';
+    }
+    std::printf("per-array %.4f bits/entry = %.3f of the file's setting (stored side per target %s, verdicts as %s)\n",
+                8 * total / sampled, total / as_stored, sides.c_str(), packed ? "bits" : "bytes");
   }
   ZSTD_freeCCtx(cc);
   // Context models, natural order; arrays coded 0, 1, 2, 3 (docs/format.md section 3).
