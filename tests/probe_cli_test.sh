@@ -234,6 +234,21 @@ for args in "probe --tables $tables --cache-mb -1 $good_fen" "probe --tables $ta
   [ "$rc" = 2 ] || fail "usage error '$args': exit code $rc, expected 2"
   [ "$(wc -l <"$work/err.txt")" = 1 ] || fail "usage error '$args': not one line: $(cat "$work/err.txt")"
 done
+# A number that is not plain decimal is named as such before any range check (the range message
+# "not in range" would send the user after the value, not its spelling).
+for v in 1e3 5.0 "" +1; do
+  "$deadpos" generate KvK --out "$work/g" --threads "$v" >/dev/null 2>"$work/err.txt"
+  rc=$?
+  [ "$rc" = 2 ] && grep -q "is not a decimal integer" "$work/err.txt" ||
+    fail "--threads '$v': exit code $rc, expected 2 naming a decimal integer: $(cat "$work/err.txt")"
+done
+# perft's depth outside 0..20 is an invalid argument (docs/cli.md, exit 4), however many digits.
+for d in 21 99999999999999999999; do
+  "$deadpos" perft "$good_fen" "$d" >/dev/null 2>"$work/err.txt"
+  rc=$?
+  [ "$rc" = 4 ] && grep -q "depth $d is outside 0..20" "$work/err.txt" ||
+    fail "perft depth $d: exit code $rc, expected 4: $(cat "$work/err.txt")"
+done
 "$deadpos" generate KQQQQvK --out "$work/gen6" >/dev/null 2>"$work/err.txt"
 rc=$?; [ "$rc" = 4 ] || fail "generate a 6-man material: exit code $rc, expected 4"
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "cli.h"
 #include "commands.h"
@@ -13,32 +14,32 @@ namespace deadpos::cli {
 Subcommand add_perft(CLI::App& app) {
   struct Args {
     std::string fen;
-    int depth = 0;
+    std::string depth;  // decimal digits (kDecimal); read here so that 99999999999999999999 is out of 0..20
     bool divide = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("perft", "Count leaf nodes of the legal move tree (perft)");
   cmd->add_option("fen", a->fen, "position in FEN (quote it)")->required();
-  cmd->add_option("depth", a->depth, "depth in plies")->required();
+  cmd->add_option("depth", a->depth, "depth in plies, 0..20")->required()->check(kDecimal);
   cmd->add_flag("--divide", a->divide, "print the count below each legal move");
   return {cmd, [a]() -> int {
             auto pos = Position::from_fen(a->fen);
             if (!pos) return report(pos.error());
-            if (a->depth < 0 || a->depth > 20) {
-              return report(
-                  make_error(ErrorCode::InvalidArgument, "depth " + std::to_string(a->depth) + " is outside 0..20"));
+            if (a->depth.size() > 2 || std::stoi(a->depth) > 20) {
+              return report(make_error(ErrorCode::InvalidArgument, "depth " + a->depth + " is outside 0..20"));
             }
+            const int depth = std::stoi(a->depth);
             const auto t0 = std::chrono::steady_clock::now();
             std::uint64_t total = 0;
-            if (a->divide && a->depth >= 1) {
+            if (a->divide && depth >= 1) {
               for (Move m : pos->legal_moves()) {
-                const std::uint64_t n = perft(pos->after(m), a->depth - 1);
+                const std::uint64_t n = perft(pos->after(m), depth - 1);
                 std::cout << to_uci(m) << ": " << n << '\n';
                 total += n;
               }
               std::cout << '\n';
             } else {
-              total = perft(*pos, a->depth);
+              total = perft(*pos, depth);
             }
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             std::cout << "Nodes searched: " << total << '\n';

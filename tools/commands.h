@@ -33,12 +33,14 @@ inline const CLI::Validator kDecimal(
     "DECIMAL", "decimal");
 
 // Adds kDecimal to every integer option (CLI11's type names INT and UINT) of app and of its
-// subcommands: called once after every subcommand is registered.
+// subcommands: called once after every subcommand is registered. It goes first (CLI11's transform
+// puts a validator before those added earlier), so "1e3" or "5.0" is named as not a decimal integer
+// rather than as out of a range.
 inline void require_decimal_integers(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
     // The type name carries the checks added so far after a colon ("INT:INT in [1 - 5]").
     const std::string t = o->get_type_name();
-    if (t.rfind("INT", 0) == 0 || t.rfind("UINT", 0) == 0) o->check(kDecimal);
+    if (t.rfind("INT", 0) == 0 || t.rfind("UINT", 0) == 0) o->transform(kDecimal);
   }
   for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
 }
