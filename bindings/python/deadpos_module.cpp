@@ -46,10 +46,15 @@ constexpr std::size_t kErrorCodes = 9;
 static_assert(static_cast<std::size_t>(ErrorCode::VerificationFailed) + 1 == kErrorCodes);
 
 // Raises the class `cls` with `message` as its only argument; `category` as attribute.
+// A message naming a file keeps the name's bytes: one that is not UTF-8 (a bytes path) shows them as
+// \xNN escapes rather than failing to convert (a UnicodeDecodeError instead of the error).
 [[noreturn]] void raise(const py::object& cls, const std::string& category, const std::string& message) {
-  py::object e = cls(message);
+  const auto text = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "backslashreplace"));
+  if (!text) throw py::error_already_set();
+  py::object e = cls(text);
   e.attr("category") = category;
-  e.attr("message") = message;
+  e.attr("message") = text;
   PyErr_SetObject(cls.ptr(), e.ptr());
   throw py::error_already_set();
 }
@@ -207,7 +212,7 @@ std::int64_t int_arg(const py::handle& o, std::int64_t lo, std::int64_t hi, cons
   const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow != 0) {
     raise_invalid_argument(std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                           ", not " + std::string(py::str(o)).substr(0, 40));
+                           ", not " + std::string(py::str(i)).substr(0, 40));
   }
   return static_cast<std::int64_t>(range_arg(v, lo, hi, what));
 }

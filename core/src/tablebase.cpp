@@ -241,6 +241,8 @@ std::size_t Tablebase::cache_bytes() const { return impl_->cache_limit; }
 Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options opt) {
   auto impl = std::make_unique<Impl>(opt.cache_bytes ? *opt.cache_bytes : default_cache_bytes());
   for (const std::string& dir : dirs) {
+    // "" would be listed as the current directory by some calls and refused by others.
+    if (dir.empty()) return make_error(ErrorCode::InvalidArgument, "an empty name is not a table directory");
     std::error_code ec;
     std::filesystem::directory_iterator it(dir, ec);
     if (ec) return listing_error(dir, ec);

@@ -122,6 +122,14 @@ def test_index_objects_are_ints(deadpos):
 
     assert deadpos.Tablebase(TABLES, cache_mb=Index()).cache_bytes == 64 << 20
 
+    # Out of range, the message names the integer, not the object's repr.
+    class Huge:
+        def __index__(self):
+            return 2**70
+
+    with pytest.raises(deadpos.InvalidArgument, match=str(2**70)[:20]):
+        deadpos.Tablebase(TABLES, cache_mb=Huge())
+
 
 def test_block_cache_default_is_the_commands(deadpos):
     # cache_mb=None (the default) is `deadpos probe`'s default: an eighth of the machine's memory, not
@@ -140,6 +148,12 @@ def test_directories(deadpos, tmp_path):
         deadpos.Tablebase([])
     with pytest.raises(deadpos.InvalidArgument):
         deadpos.Tablebase(TABLES + "\x00/x")
+    for empty in ("", b"", [TABLES, ""]):
+        with pytest.raises(deadpos.InvalidArgument, match="an empty name is not a table directory"):
+            deadpos.Tablebase(empty)
+    # A name that is not UTF-8 (bytes) is named in the error with its bytes escaped.
+    with pytest.raises(deadpos.Io, match=r"\\xff\\xfe: cannot list"):
+        deadpos.Tablebase(bytes(tmp_path) + b"/\xff\xfe")
     # str, bytes, os.PathLike and lists of them name the same tables.
     ref = deadpos.Tablebase(TABLES).materials()
     for dirs in (TABLES.encode(), pathlib.Path(TABLES), [TABLES], (TABLES, str(tmp_path))):

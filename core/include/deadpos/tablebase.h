@@ -85,7 +85,7 @@ class Tablebase {
 
   // Indexes the *.dpt files of the directories (later directories do not override earlier ones;
   // files whose name is not a canonical material key of at most kMaxTableMen men are skipped).
-  // Nothing is read yet. Errors: Io if a directory cannot be listed.
+  // Nothing is read yet. Errors: Io if a directory cannot be listed; InvalidArgument for an empty name.
   static Result<Tablebase> open(const std::vector<std::string>& dirs, Options opt);
   static Result<Tablebase> open(const std::vector<std::string>& dirs) { return open(dirs, Options{}); }
 
