@@ -382,6 +382,33 @@ TEST(AnalyzerCases, OnePlyHelpmateIsShortest) {
   EXPECT_EQ(m.line.front(), castle);
 }
 
+// A helpmate of two plies of the side to move, found by the search (8 men), is the DTHM: the side
+// to move is mated only with it to move again, so after an even number of plies, and the root is
+// not a checkmate.
+//
+//   kr6/8/8/8/p7/7p/P3n2P/7K w - - 0 1
+//   White: Kh1, pawns a2 h2. Black: Ka8, Rb8, Ne2, pawns a4 h3.
+// White's one legal move is 1.a3: the king's g1 is covered by Ne2, g2 by the pawn h3, h2 holds its
+// own pawn (blocked by h3), and a4 blocks the double step. 1...Rb1#: g1 is covered by the rook and
+// Ne2, g2 by h3, and no White man can take b1 or stand between. Checked below with Position.
+TEST(AnalyzerCases, TwoPlyHelpmateOfTheSideToMoveIsShortest) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position p = position_from("kr6/8/8/8/p7/7p/P3n2P/7K w - - 0 1");
+  ASSERT_EQ(p.legal_moves().size(), 1U);
+  const Move a3 = p.legal_moves()[0];
+  const Move rb1 = Move::make(sq("b8"), sq("b1"));
+  ASSERT_TRUE(p.after(a3).legal_moves().contains(rb1));
+  ASSERT_TRUE(p.after(a3).after(rb1).is_checkmate());
+  auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+  ASSERT_TRUE(a) << a.error().message;
+  const MateAnswer& m = a->mate[Color::White];
+  ASSERT_EQ(m.method, Method::Search) << method_name(m.method);
+  ASSERT_EQ(m.plies, 2);    // the search's first line; a longer one would not test the rule
+  EXPECT_TRUE(m.shortest);  // was "not proven shortest"
+  EXPECT_EQ(replay(p, Color::White, m.line), "");
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5b. An en passant right that decides whether the position is dead.
 //

@@ -623,8 +623,10 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, con
   if (p.side_to_move() != mated_ || !p.is_checkmate()) return bad("does not end in mate");
   a.plies = static_cast<int>(a.line.size());
   // The root is not a checkmate (run() answers that before searching), so no helpmate is shorter
-  // than one ply: a line of one ply is the DTHM.
-  a.shortest = a.plies == 1;
+  // than one ply; and X is mated only with X to move, so a helpmate of X has an even number of
+  // plies when X is to move at the root (a line ends with X to move): at least two. A line of one
+  // ply, or of two, is therefore the DTHM.
+  a.shortest = a.plies <= 2;
   return a;
 }
 
