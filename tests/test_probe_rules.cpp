@@ -438,6 +438,27 @@ TEST(Castling, FiveManSearchAnswersWithinTheBudget) {
   }
 }
 
+// A second black-box finding (DEADPOS_TABLES5): a KRRvKR root with three castling rights is
+// answered by the table with its castling search, but its lines were "not available" (invalid
+// argument, exit 4): they were built within the search's first stage of 200,000 positions, not the
+// analysis budget that answered the root. With the default budget each line is given, as long as
+// the table's DTHM, legal and ending in checkmate.
+TEST(Castling, FiveManTableLinesGetTheWholeBudget) {
+  TABLES5_OR_SKIP(tb);
+  for (const char* fen : {"r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1", "4k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1"}) {
+    const Position p = position_from(fen);
+    auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+    ASSERT_TRUE(a) << a.error().message;
+    for (Color x : {Color::White, Color::Black}) {
+      const MateAnswer& m = a->mate[x];
+      ASSERT_EQ(m.method, Method::Table) << fen << ": " << method_name(m.method);
+      ASSERT_TRUE(m.dthm) << fen;  // both sides have mating material and room
+      EXPECT_FALSE(m.line_error) << fen << ": " << m.line_error->message;
+      EXPECT_EQ(probe_test::check_helpmate_line(p, x, m.line, *m.dthm), "") << fen;
+    }
+  }
+}
+
 // Short helpmates with castling rights, against the forward search: random placements of the
 // other men around a king and rook(s) on their original squares. Where the search finds a mate
 // within kDepth plies the probe must give that number; where it finds none the probe must give

@@ -342,11 +342,14 @@ struct RootTable {
 class Search {
  public:
   // One stage of the search: at most opt.budget.nodes positions (0: no limit), the plies so far
-  // weighing 1 / plies_divisor in the priority, the clock stopping at `deadline`.
+  // weighing 1 / plies_divisor in the priority, the clock stopping at `deadline`. whole_nodes: the
+  // caller's node budget (0: no limit), of which a stage may have only a part; the lines of table
+  // answers get all of it (whole_budget()).
   Search(const Tablebase& tb, const AnalysisOptions& opt, Color mated, int plies_divisor,
-         std::optional<std::chrono::steady_clock::time_point> deadline)
+         std::optional<std::chrono::steady_clock::time_point> deadline, std::uint64_t whole_nodes)
       : tb_(tb),
         opt_(opt),
+        whole_nodes_(whole_nodes),
         mated_(mated),
         table_men_(std::min(opt.table_men, tb.max_men())),
         leaf_men_(std::min(table_men_, opt.leaf_table_men)),
@@ -411,11 +414,13 @@ class Search {
     l.deadline = deadline_;
     return l;
   }
-  // The whole budget, without the clock: for re-reading a table answer already obtained within it
-  // (the certificate's replay and its line), which the clock must not turn into an error.
+  // The caller's whole budget, without the clock: for re-reading a table answer already obtained
+  // within it (the certificate's replay and its line), which the clock must not turn into an
+  // error. Not the stage's nodes: the first stage's 200,000 ran out on the castling searches along
+  // a KRRvKR line whose root the whole budget had answered.
   CastlingLimits whole_budget() const {
     CastlingLimits l;
-    l.nodes = opt_.budget.nodes;
+    l.nodes = whole_nodes_;
     l.memory_bytes = opt_.budget.memory_bytes;
     return l;
   }
@@ -445,6 +450,7 @@ class Search {
 
   const Tablebase& tb_;
   AnalysisOptions opt_;
+  std::uint64_t whole_nodes_;  // see the constructor
   Color mated_;
   int table_men_;  // tables used for the root
   int leaf_men_;   // tables used inside the search
@@ -803,13 +809,13 @@ Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, con
 Result<MateAnswer> Tablebase::analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line,
                                            Deadline deadline, RootTable& root) const {
   {
-    Search s(*this, opt, mated, 1, deadline);
+    Search s(*this, opt, mated, 1, deadline, opt.budget.nodes);
     if (Status st = s.fill_root_table(pos, root); !st) return st.error();
   }
   // One stage; running out of memory (std::bad_alloc, e.g. under ulimit -v) is undetermined too,
   // with the positions generated until then.
   auto stage = [&](const AnalysisOptions& o, int plies_divisor) -> Result<MateAnswer> {
-    Search s(*this, o, mated, plies_divisor, deadline);
+    Search s(*this, o, mated, plies_divisor, deadline, opt.budget.nodes);
     try {
       return s.run(pos, want_line, root);
     } catch (const std::bad_alloc&) {
