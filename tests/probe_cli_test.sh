@@ -243,7 +243,7 @@ for v in 1e3 5.0 "" +1; do
     fail "--threads '$v': exit code $rc, expected 2 naming a decimal integer: $(cat "$work/err.txt")"
 done
 # perft's depth outside 0..20 is an invalid argument (docs/cli.md, exit 4), however many digits.
-for d in 21 99999999999999999999; do
+for d in 21 99999999999999999999 -1; do
   "$deadpos" perft "$good_fen" "$d" >/dev/null 2>"$work/err.txt"
   rc=$?
   [ "$rc" = 4 ] && grep -q "depth $d is outside 0..20" "$work/err.txt" ||

@@ -444,7 +444,8 @@ The dict is the "flag" object of `deadpos probe --json --flag`:
     "undetermined";
   text: the reason in words, citing the article;
   line (with line=True): the opponent's shortest mate as in helpmate_line() (a dict with "error"
-    when it could not be built), or None when the opponent cannot mate.
+    when it could not be built), or None when the opponent cannot mate or the position is already
+    checkmate (as `deadpos probe --flag --line`; helpmate_line() gives the empty line there).
 Raises: InvalidArgument (flagged not one of the three), plus as probe(). Thread-safe; GIL released.)doc";
 
 constexpr const char* kLineDoc = R"doc(helpmate_line(fen, mated) -> dict or None
