@@ -581,4 +581,21 @@ PYBIND11_MODULE(deadpos, m) {
         for (const auto& x : t.dirs()) d += (d.empty() ? "'" : ", '") + shown_text(x, 200) + "'";
         return "<deadpos.Tablebase [" + d + "], " + std::to_string(t.materials().size()) + " tables>";
       });
+  // pybind11 skips a second __init__ on an object already initialised (it cannot construct the C++
+  // value twice): tb.__init__(other_dir) would silently keep the tables opened first. It is refused.
+  py::object cls = m.attr("Tablebase");
+  py::object init = cls.attr("__init__");
+  cls.attr("__init__") = py::cpp_function(
+      [init](py::handle self, const py::args& args, const py::kwargs& kwargs) {
+        if (py::isinstance<PyTablebase>(self)) {
+          auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+          const py::detail::value_and_holder v_h =
+              inst->get_value_and_holder(py::detail::get_type_info(typeid(PyTablebase)));
+          if (v_h && v_h.holder_constructed())
+            throw py::type_error("deadpos.Tablebase is already initialised: make a new Tablebase for other tables");
+        }
+        init(self, *args, **kwargs);
+      },
+      // Not named "__init__": pybind11 would take it for a constructor and skip it the same way.
+      py::name("checked_init"), py::is_method(cls), py::doc(py::str(init.attr("__doc__")).cast<std::string>().c_str()));
 }

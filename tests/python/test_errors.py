@@ -75,6 +75,18 @@ def test_wrong_types_are_type_errors(tb, arg):
             tb.probe(KRK, flag=arg)
 
 
+def test_second_init_is_a_type_error(deadpos, tmp_path):
+    # pybind11 would skip it silently, leaving the tables opened first in use.
+    t = deadpos.Tablebase(TABLES)
+    with pytest.raises(TypeError, match="already initialised"):
+        t.__init__(str(tmp_path))
+    assert t.dirs == [TABLES] and t.materials() == deadpos.Tablebase(TABLES).materials()
+    # The constructor's own errors and keywords are unchanged.
+    with pytest.raises(deadpos.InvalidArgument):
+        deadpos.Tablebase(TABLES, cache_mb=-1)
+    assert deadpos.Tablebase(dirs=TABLES, cache_mb=1).cache_bytes == 1 << 20
+
+
 def test_uninitialised_object_is_a_type_error(deadpos):
     # Tablebase.__new__ without __init__ (pickling helpers, careless subclasses): every method and
     # property raises TypeError; it was a segmentation fault (a member function called on null).
