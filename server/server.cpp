@@ -427,11 +427,25 @@ struct Server::Impl {
   void routes();
 };
 
+namespace {
+
+// "NAME: given more than once" for the first of `names` repeated in the query, else "": two values
+// for one question (fen=A&fen=B) are refused rather than one of them answered.
+std::string repeated_param(const httplib::Request& req, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (req.get_param_value_count(n) > 1) return std::string(n) + ": given more than once";
+  return {};
+}
+
+}  // namespace
+
 void Server::Impl::routes() {
   http.Get("/standard", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!req.has_param("fen")) {
+    if (!req.has_param("fen") || !repeated_param(req, {"fen"}).empty()) {
       res.status = 400;
-      res.set_content(error_body(400, "invalid argument", "fen: missing query parameter"), "application/json");
+      res.set_content(error_body(400, "invalid argument",
+                                 req.has_param("fen") ? repeated_param(req, {"fen"}) : "fen: missing query parameter"),
+                      "application/json");
       count(Endpoint::Standard, 400, Clock::now());
       return;
     }
@@ -439,10 +453,13 @@ void Server::Impl::routes() {
     serve(Endpoint::Standard, req, res, "s\n" + fen, [&] { return standard(fen); });
   });
   http.Get("/flag", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!req.has_param("fen") || !req.has_param("flagged")) {
+    if (!req.has_param("fen") || !req.has_param("flagged") || !repeated_param(req, {"fen", "flagged"}).empty()) {
       res.status = 400;
+      const std::string repeated = repeated_param(req, {"fen", "flagged"});
       res.set_content(error_body(400, "invalid argument",
-                                 std::string(req.has_param("fen") ? "flagged" : "fen") + ": missing query parameter"),
+                                 !req.has_param("fen")       ? "fen: missing query parameter"
+                                 : !req.has_param("flagged") ? "flagged: missing query parameter"
+                                                             : repeated),
                       "application/json");
       count(Endpoint::Flag, 400, Clock::now());
       return;
@@ -450,23 +467,49 @@ void Server::Impl::routes() {
     const std::string fen = req.get_param_value("fen"), side = req.get_param_value("flagged");
     serve(Endpoint::Flag, req, res, "f\n" + side + "\n" + fen, [&] { return flag(fen, side); });
   });
-  http.Post("/batch", [this](const httplib::Request& req, httplib::Response& res) {
-    const std::string side = req.get_param_value("flag");
-    const std::string line = req.get_param_value("line");
-    // A typo in line= must not silently drop the lines asked for; an empty flag= or line= is a
-    // bad value, not an absent parameter (batch() reads an empty flag as none).
-    std::string bad;
-    if (req.has_param("flag") && side.empty()) bad = "flag: \"\" is not white, black or stm";
-    if (req.has_param("line") && line != "0" && line != "1" && line != "false" && line != "true")
-      bad = "line: \"" + shown_text(line) + "\" is not 1, true, 0 or false";
-    if (!bad.empty()) {
-      res.status = 400;
-      res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument), bad), "application/json");
-      count(Endpoint::Batch, 400, Clock::now());
-      return;
-    }
-    serve(Endpoint::Batch, req, res, "", [&] { return batch(req.body, side, line == "1" || line == "true"); });
-  });
+  // The body is read here, counted as it arrives (after any Content-Encoding is undone): the HTTP
+  // library's own limit (set_payload_max_length) holds only for a Content-Length body, so a chunked
+  // or gzip body (a 200 KB gzip bomb made 200 MiB) was read whole into memory.
+  http.Post("/batch",
+            [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& content_reader) {
+              std::string body;
+              bool too_large = false;
+              const bool read = content_reader([&](const char* data, std::size_t n) {
+                if (n > opt.max_body_bytes - body.size()) {
+                  too_large = true;
+                  return false;
+                }
+                body.append(data, n);
+                return true;
+              });
+              if (too_large || !read) {
+                // The rest of the body is not read: the connection cannot carry another request.
+                res.set_header("Connection", "close");
+                res.status = too_large || res.status == 413 ? 413 : 400;
+                res.set_content(error_body(res.status, res.status == 413 ? "too large" : "bad request",
+                                           res.status == 413 ? "request body over --max-body-kb (" +
+                                                                   std::to_string(opt.max_body_bytes / 1024) + " KiB)"
+                                                             : "the request body could not be read"),
+                                "application/json");
+                count(Endpoint::Batch, res.status, Clock::now());
+                return;
+              }
+              const std::string side = req.get_param_value("flag");
+              const std::string line = req.get_param_value("line");
+              // A typo in line= must not silently drop the lines asked for; an empty flag= or line= is a
+              // bad value, not an absent parameter (batch() reads an empty flag as none).
+              std::string bad = repeated_param(req, {"flag", "line"});
+              if (req.has_param("flag") && side.empty()) bad = "flag: \"\" is not white, black or stm";
+              if (req.has_param("line") && line != "0" && line != "1" && line != "false" && line != "true")
+                bad = "line: \"" + shown_text(line) + "\" is not 1, true, 0 or false";
+              if (!bad.empty()) {
+                res.status = 400;
+                res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument), bad), "application/json");
+                count(Endpoint::Batch, 400, Clock::now());
+                return;
+              }
+              serve(Endpoint::Batch, req, res, "", [&] { return batch(body, side, line == "1" || line == "true"); });
+            });
   http.Get("/health", [this](const httplib::Request& req, httplib::Response& res) {
     serve(Endpoint::Health, req, res, "", [&] { return health(); });
   });

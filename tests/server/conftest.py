@@ -81,7 +81,7 @@ class Served:
         return c
 
     def get(self, path, **params):
-        q = urllib.parse.urlencode(params)
+        q = urllib.parse.urlencode(params, doseq=True)  # a list value: the parameter repeated
         return self.request("GET", path + ("?" + q if q else ""))
 
     def get_json(self, path, **params):

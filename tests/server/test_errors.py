@@ -2,6 +2,7 @@
 right HTTP status with a JSON error (the command's category and message where it has one), and a
 server that keeps answering."""
 
+import gzip
 import json
 import os
 import signal
@@ -70,14 +71,45 @@ def test_body_and_batch_limits_are_413(serve):
 
 
 def test_form_urlencoded_batch_over_8_kib(server):
-    # curl --data-binary sends application/x-www-form-urlencoded, which the HTTP library caps at
-    # 8 KiB before any handler: the 413 says so (it blamed --max-body-kb), and text/plain passes.
+    # curl --data-binary sends application/x-www-form-urlencoded, which the HTTP library capped at
+    # 8 KiB when it read the body itself; /batch reads its body up to --max-body-kb whatever the type.
     body = (KRK + "\n") * 300  # about 9 KB, 300 positions
-    form = {"Content-Type": "application/x-www-form-urlencoded"}
-    status, _, text = server.request("POST", "/batch", body=body, headers=form)
-    assert status == 413 and "text/plain" in error_of(413, json.loads(text))["message"]
-    status, _, text = server.request("POST", "/batch", body=body, headers={"Content-Type": "text/plain"})
-    assert status == 200 and len(text.splitlines()) == 300
+    for content_type in ("application/x-www-form-urlencoded", "text/plain"):
+        status, _, text = server.request("POST", "/batch", body=body, headers={"Content-Type": content_type})
+        assert status == 200 and text == probe([KRK] * 300), content_type
+
+
+def chunked(data, size=1000):
+    """data in HTTP/1.1 chunked transfer coding (RFC 9112 section 7.1)."""
+    parts = [b"%x\r\n%s\r\n" % (len(data[i:i + size]), data[i:i + size]) for i in range(0, len(data), size)]
+    return b"".join(parts) + b"0\r\n\r\n"
+
+
+def test_chunked_and_compressed_bodies_are_held_to_the_limit(serve):
+    # The library's limit held only for a Content-Length body: a chunked body or a gzip bomb
+    # (200 KB making 200 MiB) was read whole into memory and answered.
+    s = serve("--max-body-kb", "1")
+    big = ("#" + "x" * 4096 + "\n" + KRK + "\n").encode()
+    small = (KRK + "\n").encode()
+    for headers, data in [({"Transfer-Encoding": "chunked"}, chunked(big)), ({"Content-Encoding": "gzip"}, gzip.compress(big)),
+                          ({"Content-Encoding": "gzip"}, gzip.compress(b"#" + b"x" * (200 << 20)))]:
+        status, got, text = s.request("POST", "/batch", body=data, headers={"Content-Type": "text/plain", **headers})
+        assert status == 413 and "--max-body-kb" in error_of(413, json.loads(text))["message"], headers
+        assert got["Connection"] == "close"
+    for headers, data in [({"Transfer-Encoding": "chunked"}, chunked(small)),
+                          ({"Content-Encoding": "gzip"}, gzip.compress(small))]:
+        status, _, text = s.request("POST", "/batch", body=data, headers={"Content-Type": "text/plain", **headers})
+        assert status == 200 and text == probe([KRK]), headers
+
+
+def test_repeated_parameters_are_400(server):
+    # fen=A&fen=B answered A (and 200 with B invalid): two values for one question are refused.
+    k = "k7/8/8/8/8/8/8/K7 w - - 0 1"
+    for path, query in [("/standard", {"fen": [k, "xx"]}), ("/flag", {"fen": k, "flagged": ["white", "black"]})]:
+        status, body = server.get_json(path, **query)
+        assert status == 400 and "given more than once" in error_of(400, body)["message"], path
+    status, _, text = server.request("POST", "/batch?flag=white&flag=black", body=KRK)
+    assert status == 400 and "flag: given more than once" in error_of(400, json.loads(text))["message"]
 
 
 def test_no_tables_is_503_as_the_command(serve, tmp_path):
