@@ -199,8 +199,21 @@ cp "$d/KRvK.json" "$work/KRvK.json.first"
 rm "$d/KRvK.json"
 run generate --max-men 3 --out "$d"
 expect_rc 0 "generate after KRvK.json was deleted"
-expect_in out "KRvK.json was missing: statistics recomputed from KRvK.dpt" "statistics restored"
+expect_in out "KRvK.json was missing or damaged: statistics recomputed from KRvK.dpt" "statistics restored"
 expect_in out "built 0 tables" "statistics restored without solving"
+# Damaged statistics (garbage, truncated, another material's) are recomputed the same way; intact ones are kept.
+for bad in garbage truncated other; do
+  case $bad in
+    garbage) echo garbage >"$d/KRvK.json" ;;
+    truncated) head -c 100 "$work/KRvK.json.first" >"$d/KRvK.json" ;;
+    other) cp "$d/KQvK.json" "$d/KRvK.json" ;;
+  esac
+  run generate --max-men 3 --out "$d"
+  expect_rc 0 "generate after KRvK.json was damaged ($bad)"
+  expect_in out "KRvK.json was missing or damaged: statistics recomputed from KRvK.dpt" "damaged statistics ($bad) restored"
+done
+run generate --max-men 3 --out "$d"
+if grep -q "statistics recomputed" "$work/out"; then fail "intact statistics recomputed: $(cat "$work/out")"; fi
 # The counts are the table's: the same as when it was built (seconds and memory aside).
 strip() { grep -vE '"(seconds|peak_rss_bytes)"' "$1"; }
 if [ ! -f "$d/KRvK.json" ] || [ "$(strip "$d/KRvK.json")" != "$(strip "$work/KRvK.json.first")" ]; then

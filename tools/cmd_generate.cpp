@@ -80,7 +80,7 @@ Subcommand add_generate(CLI::App& app) {
             auto r = generate(targets, opt);
             if (!r) return report(r.error());
             for (const auto& k : r->restored_statistics) {
-              std::printf("%s.json was missing: statistics recomputed from %s.dpt\n", k.c_str(), k.c_str());
+              std::printf("%s.json was missing or damaged: statistics recomputed from %s.dpt\n", k.c_str(), k.c_str());
             }
             for (const auto& f : r->removed_temporaries) {
               std::printf("removed %s (left by an interrupted run)\n", one_line(f).c_str());

@@ -20,6 +20,18 @@ namespace deadpos {
 
 namespace {
 
+// A kept table's <KEY>.json is intact when it is a regular file of at most 16 MiB with the shape
+// stats_to_json writes for KEY (absent, truncated or overwritten: recomputed from the table).
+bool stats_file_intact(const std::string& path, const std::string& key) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (std::uintmax_t{16} << 20))
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in && stats_json_intact(text.str(), key);
+}
+
 // Peak resident set size of this process (VmHWM), bytes; 0 if unavailable.
 std::uint64_t peak_rss() {
   std::ifstream in("/proc/self/status");
@@ -199,7 +211,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
           // Every table we write has its statistics beside it (written first); one that lost them
           // (deleted by hand) gets them back from the table itself, not by solving it again.
           const std::string json = opt.out_dir + "/" + m.key() + ".json";
-          if (!std::filesystem::exists(json, ec)) {
+          if (!stats_file_intact(json, m.key())) {
             if (!writable) {
               if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
               writable = true;

@@ -184,6 +184,16 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
   return out;
 }
 
+bool stats_json_intact(const std::string& text, const std::string& key) {
+  const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return false;  // also a parse error (discarded)
+  const auto m = j.find("material");
+  const auto w = j.find("white_to_move");
+  const auto b = j.find("black_to_move");
+  return m != j.end() && m->is_string() && *m == key && w != j.end() && w->is_object() && b != j.end() &&
+         b->is_object();
+}
+
 std::string stats_to_json(const TableStats& s) {
   using nlohmann::json;
   auto side_json = [](const SideStats& st) {

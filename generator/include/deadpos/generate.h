@@ -34,7 +34,8 @@ struct GenerateResult {
   // Of the skipped: tables of an older format version, rewritten in the current one (same entries).
   std::vector<std::string> rewritten;
   std::vector<std::string> removed_temporaries;  // paths of stale temporary files removed
-  // Kept tables whose <KEY>.json was absent: statistics recomputed from the table and written
+  // Kept tables whose <KEY>.json was absent or damaged (stats_json_intact): statistics recomputed
+  // from the table and written
   // (their "seconds" are then the statistics' time, not the solve's).
   std::vector<std::string> restored_statistics;
 };

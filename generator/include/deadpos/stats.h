@@ -43,5 +43,9 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress);
 
 // JSON text of the statistics (written beside a table as <KEY>.json).
 std::string stats_to_json(const TableStats& s);
+// Whether text has the shape stats_to_json writes for the material key `key`: a JSON object whose
+// "material" is key, with a "white_to_move" and a "black_to_move" object. The counts are not
+// checked (that needs the table). generate() recomputes statistics that fail this. Pure.
+bool stats_json_intact(const std::string& text, const std::string& key);
 
 }  // namespace deadpos
