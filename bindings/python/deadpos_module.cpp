@@ -184,7 +184,7 @@ std::vector<std::string> dirs_arg(const py::object& dirs) {
   } else if (py::isinstance<py::iterable>(dirs)) {
     for (py::handle d : dirs) out.push_back(dir_arg(d));
   } else {
-    throw py::type_error("dirs must be a directory name (str or os.PathLike) or a list of them, not " +
+    throw py::type_error("dirs must be a directory name (str, bytes or os.PathLike) or a list of them, not " +
                          py::str(py::type::handle_of(dirs).attr("__name__")).cast<std::string>());
   }
   if (out.empty()) raise_invalid_argument("no table directory given");
