@@ -32,6 +32,7 @@
 #include "deadpos/table.h"
 #include "deadpos/tablebase.h"
 #include "support/random_position.h"
+#include "table_arrays.h"
 
 using namespace deadpos;
 
@@ -65,15 +66,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   const TableIndex& idx = f->index();
-  std::array<std::vector<std::uint8_t>, kNumArrays> a;
-  for (std::size_t k = 0; k < kNumArrays; ++k) {
-    auto r = f->read_array(static_cast<int>(k));
-    if (!r) {
-      std::fprintf(stderr, "deadpos_derive_probe: %s\n", r.error().message.c_str());
-      return 1;
-    }
-    a[k] = std::move(*r);
-  }
+  auto arrays = bench::read_arrays(*f, "deadpos_derive_probe");
+  if (!arrays) return 1;
+  const bench::TableArrays& a = *arrays;
   // Array 2 * stm + x holds DTHM_x with stm to move (docs/format.md section 3).
   const auto stored = [&](const Position& p, std::size_t stm) {
     const std::uint64_t i = idx.encode(idx.squares_of(p));

@@ -33,6 +33,7 @@
 #include "deadpos/position.h"
 #include "deadpos/table.h"
 #include "deadpos/tablebase.h"
+#include "table_arrays.h"
 
 using namespace deadpos;
 
@@ -72,15 +73,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   const TableIndex& idx = f->index();
-  std::array<std::vector<std::uint8_t>, kNumArrays> a;
-  for (std::size_t k = 0; k < kNumArrays; ++k) {
-    auto r = f->read_array(static_cast<int>(k));
-    if (!r) {
-      std::fprintf(stderr, "deadpos_one_sided: %s\n", r.error().message.c_str());
-      return 1;
-    }
-    a[k] = std::move(*r);
-  }
+  auto arrays = bench::read_arrays(*f, "deadpos_one_sided");
+  if (!arrays) return 1;
+  const bench::TableArrays& a = *arrays;
   const std::size_t n = a[0].size(), block = 262144;
   ZSTD_CCtx* cc = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, kZstdLevel);

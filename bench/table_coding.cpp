@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "deadpos/table.h"
+#include "table_arrays.h"
 
 using namespace deadpos;
 
@@ -101,15 +102,9 @@ int main(int argc, char** argv) {
     range[j] = type_of(idx.piece(static_cast<int>(j) + 2)) == PieceType::Pawn ? 48 : 64;
   const std::size_t slot = range[0] * range[1] * range[2];
   const std::array<std::size_t, 3> stride{range[1] * range[2], range[2], 1};
-  std::array<std::vector<std::uint8_t>, kNumArrays> a;
-  for (std::size_t k = 0; k < kNumArrays; ++k) {
-    auto r = f->read_array(static_cast<int>(k));
-    if (!r) {
-      std::fprintf(stderr, "deadpos_table_coding: %s\n", r.error().message.c_str());
-      return 1;
-    }
-    a[k] = std::move(*r);
-  }
+  auto arrays = bench::read_arrays(*f, "deadpos_table_coding");
+  if (!arrays) return 1;
+  const bench::TableArrays& a = *arrays;
   const std::size_t n = a[0].size();
   std::vector<std::uint8_t> out(ZSTD_compressBound(slot));
   std::vector<std::uint8_t> buf(slot);
