@@ -542,6 +542,11 @@ void Server::Impl::routes() {
   http.Delete(".*", other_method);
   http.Patch(".*", other_method);
   http.Options(".*", other_method);
+  // The page's files are served by the mount point, before routing and past every handler above:
+  // counted here (status -1 means the library's 200 is still to be set).
+  http.set_file_request_handler([this](const httplib::Request&, httplib::Response& res) {
+    count(Endpoint::Page, res.status > 0 ? res.status : 200, Clock::now());
+  });
   // Every error without a body of its own (404, 405, httplib's 400/413/414...) gets a JSON one.
   http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;

@@ -92,6 +92,7 @@ def test_health_and_metrics(server):
     fen = POSITIONS[1][1]
     server.get("/standard", fen=fen)
     server.get("/standard", fen=fen)  # the second from the answer cache
+    page_status, _, _ = server.get("/")  # the page's index.html, served by the mount point
     status, headers, text = server.get("/metrics")
     assert status == 200 and headers["Content-Type"].startswith("text/plain; version=0.0.4")
     values = {}
@@ -101,6 +102,8 @@ def test_health_and_metrics(server):
             values[name] = float(value)
     assert values['deadpos_http_requests_total{endpoint="standard",status="200"}'] >= 2
     assert values['deadpos_http_requests_total{endpoint="health",status="200"}'] >= 1
+    # The page's files were never counted (endpoint="page" stayed 0).
+    assert page_status == 200 and values['deadpos_http_requests_total{endpoint="page",status="200"}'] >= 1
     assert values["deadpos_answer_cache_hits_total"] >= 1 and values["deadpos_answer_cache_misses_total"] >= 1
     count = values['deadpos_http_request_duration_seconds_count{endpoint="standard"}']
     assert values['deadpos_http_request_duration_seconds_bucket{endpoint="standard",le="+Inf"}'] == count
