@@ -384,6 +384,13 @@ struct Server::Impl {
     return {200, "text/plain; version=0.0.4", std::move(s)};
   }
 
+  // A request refused before any answer is computed: 400 with the invalid-argument JSON body, counted.
+  void bad_request(Endpoint e, httplib::Response& res, const std::string& message) {
+    res.status = 400;
+    res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument), message), "application/json");
+    count(e, 400, Clock::now());
+  }
+
   void count(Endpoint e, int status, Clock::time_point start) {
     auto& st = stats[static_cast<std::size_t>(e)];
     st.by_status[status_slot(status)].fetch_add(1, std::memory_order_relaxed);
@@ -441,29 +448,16 @@ std::string repeated_param(const httplib::Request& req, std::initializer_list<co
 
 void Server::Impl::routes() {
   http.Get("/standard", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!req.has_param("fen") || !repeated_param(req, {"fen"}).empty()) {
-      res.status = 400;
-      res.set_content(error_body(400, "invalid argument",
-                                 req.has_param("fen") ? repeated_param(req, {"fen"}) : "fen: missing query parameter"),
-                      "application/json");
-      count(Endpoint::Standard, 400, Clock::now());
-      return;
-    }
+    const std::string bad = req.has_param("fen") ? repeated_param(req, {"fen"}) : "fen: missing query parameter";
+    if (!bad.empty()) return bad_request(Endpoint::Standard, res, bad);
     const std::string fen = req.get_param_value("fen");
     serve(Endpoint::Standard, req, res, "s\n" + fen, [&] { return standard(fen); });
   });
   http.Get("/flag", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!req.has_param("fen") || !req.has_param("flagged") || !repeated_param(req, {"fen", "flagged"}).empty()) {
-      res.status = 400;
-      const std::string repeated = repeated_param(req, {"fen", "flagged"});
-      res.set_content(error_body(400, "invalid argument",
-                                 !req.has_param("fen")       ? "fen: missing query parameter"
-                                 : !req.has_param("flagged") ? "flagged: missing query parameter"
-                                                             : repeated),
-                      "application/json");
-      count(Endpoint::Flag, 400, Clock::now());
-      return;
-    }
+    const std::string bad = !req.has_param("fen")       ? "fen: missing query parameter"
+                            : !req.has_param("flagged") ? "flagged: missing query parameter"
+                                                        : repeated_param(req, {"fen", "flagged"});
+    if (!bad.empty()) return bad_request(Endpoint::Flag, res, bad);
     const std::string fen = req.get_param_value("fen"), side = req.get_param_value("flagged");
     serve(Endpoint::Flag, req, res, "f\n" + side + "\n" + fen, [&] { return flag(fen, side); });
   });
@@ -502,12 +496,7 @@ void Server::Impl::routes() {
               if (req.has_param("flag") && side.empty()) bad = "flag: \"\" is not white, black or stm";
               if (req.has_param("line") && line != "0" && line != "1" && line != "false" && line != "true")
                 bad = "line: \"" + shown_text(line) + "\" is not 1, true, 0 or false";
-              if (!bad.empty()) {
-                res.status = 400;
-                res.set_content(error_body(400, error_code_name(ErrorCode::InvalidArgument), bad), "application/json");
-                count(Endpoint::Batch, 400, Clock::now());
-                return;
-              }
+              if (!bad.empty()) return bad_request(Endpoint::Batch, res, bad);
               serve(Endpoint::Batch, req, res, "", [&] { return batch(body, side, line == "1" || line == "true"); });
             });
   http.Get("/health", [this](const httplib::Request& req, httplib::Response& res) {
