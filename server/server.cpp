@@ -461,11 +461,29 @@ void Server::Impl::routes() {
     const std::string fen = req.get_param_value("fen"), side = req.get_param_value("flagged");
     serve(Endpoint::Flag, req, res, "f\n" + side + "\n" + fen, [&] { return flag(fen, side); });
   });
-  // The body is read here, counted as it arrives (after any Content-Encoding is undone): the HTTP
-  // library's own limit (set_payload_max_length) holds only for a Content-Length body, so a chunked
-  // or gzip body (a 200 KB gzip bomb made 200 MiB) was read whole into memory.
+  // The body is read here, counted as it arrives: the HTTP library's own limit
+  // (set_payload_max_length) holds only for a Content-Length body, so a chunked or gzip body (a
+  // 200 KB gzip bomb made 200 MiB) was read whole into memory. A Content-Encoding is refused (415):
+  // the library's gzip decoder takes a truncated stream for a whole one, and the cut-off last line
+  // would be answered as another position; an unknown coding would be read as text.
   http.Post("/batch",
             [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& content_reader) {
+              const std::string coding = req.get_header_value("Content-Encoding");
+              const bool chunked = req.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos;
+              if ((!coding.empty() && coding != "identity") || (!chunked && !req.has_header("Content-Length"))) {
+                // The body is not read: the connection cannot carry another request.
+                res.set_header("Connection", "close");
+                res.status = coding.empty() || coding == "identity" ? 400 : 415;
+                res.set_content(
+                    res.status == 415
+                        ? error_body(415, "unsupported media type",
+                                     "Content-Encoding " + shown_text(coding, 40) + ": send the batch uncompressed")
+                        : error_body(400, "bad request",
+                                     "POST needs a Content-Length header (or a chunked body), even for an empty body"),
+                    "application/json");
+                count(Endpoint::Batch, res.status, Clock::now());
+                return;
+              }
               std::string body;
               bool too_large = false;
               const bool read = content_reader([&](const char* data, std::size_t n) {

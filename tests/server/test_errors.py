@@ -91,15 +91,22 @@ def test_chunked_and_compressed_bodies_are_held_to_the_limit(serve):
     s = serve("--max-body-kb", "1")
     big = ("#" + "x" * 4096 + "\n" + KRK + "\n").encode()
     small = (KRK + "\n").encode()
-    for headers, data in [({"Transfer-Encoding": "chunked"}, chunked(big)), ({"Content-Encoding": "gzip"}, gzip.compress(big)),
-                          ({"Content-Encoding": "gzip"}, gzip.compress(b"#" + b"x" * (200 << 20)))]:
-        status, got, text = s.request("POST", "/batch", body=data, headers={"Content-Type": "text/plain", **headers})
-        assert status == 413 and "--max-body-kb" in error_of(413, json.loads(text))["message"], headers
-        assert got["Connection"] == "close"
-    for headers, data in [({"Transfer-Encoding": "chunked"}, chunked(small)),
-                          ({"Content-Encoding": "gzip"}, gzip.compress(small))]:
-        status, _, text = s.request("POST", "/batch", body=data, headers={"Content-Type": "text/plain", **headers})
-        assert status == 200 and text == probe([KRK]), headers
+    status, got, text = s.request("POST", "/batch", body=chunked(big),
+                                  headers={"Content-Type": "text/plain", "Transfer-Encoding": "chunked"})
+    assert status == 413 and "--max-body-kb" in error_of(413, json.loads(text))["message"]
+    assert got["Connection"] == "close"
+    status, _, text = s.request("POST", "/batch", body=chunked(small),
+                                headers={"Content-Type": "text/plain", "Transfer-Encoding": "chunked"})
+    assert status == 200 and text == probe([KRK])
+    # A Content-Encoding is refused, not decoded: the library took a truncated gzip stream for a
+    # whole one (the cut-off last line answered as another position), and an unknown coding for text.
+    many = "".join(f"8/8/8/4k3/8/8/8/K7 w - - {n} {n + 1}\n" for n in range(300)).encode()
+    cut = gzip.compress(many)
+    for coding, data in [("gzip", gzip.compress(small)), ("gzip", cut[:len(cut) * 6 // 10]), ("foo", small),
+                         ("gzip", gzip.compress(b"#" + b"x" * (200 << 20)))]:
+        status, got, text = s.request("POST", "/batch", body=data,
+                                      headers={"Content-Type": "text/plain", "Content-Encoding": coding})
+        assert status == 415 and "Content-Encoding" in error_of(415, json.loads(text))["message"], coding
 
 
 def test_repeated_parameters_are_400(server):
