@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/analysis.h"
 #include "deadpos/generate.h"
 #include "deadpos/material.h"
 #include "deadpos/notation.h"
@@ -89,7 +90,7 @@ int run_positions(const Tablebase& tb, const Args& a) {
     }
     const Color mated = pos->side_to_move();  // the side that just moved mates the side to move
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = tb.analyze_side(*pos, mated, opt, a.lines);
+    auto r = deadpos::analyze_side(tb, *pos, mated, opt, a.lines);
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     if (!r) {
       std::fprintf(stderr, "error: %s: %s\n", line.c_str(), r.error().message.c_str());
@@ -147,7 +148,7 @@ int run_oracle(const Tablebase& tb, const Args& a) {
     for (Color mated : {Color::White, Color::Black}) {
       ++questions;
       const auto t0 = std::chrono::steady_clock::now();
-      auto r = tb.analyze_side(pos, mated, opt, true);  // lines asked for: each is replayed below
+      auto r = deadpos::analyze_side(tb, pos, mated, opt, true);  // lines asked for: each is replayed below
       us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
       if (!r) {
         std::fprintf(stderr, "error: %s: %s\n", pos.to_fen().c_str(), r.error().message.c_str());

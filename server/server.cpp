@@ -1,5 +1,5 @@
 // deadpos serve's HTTP API (server.h; docs/server.md). The handlers answer with the rendering of
-// `deadpos probe --json` (tools/cli.h: probe_json, probe_error_json, json_line), so the two can
+// `deadpos probe --json` (deadpos/answers.h: probe_json, probe_error_json, json_line), so the two can
 // never drift apart; this file adds the lichess-shaped /standard, HTTP statuses, limits, the
 // answer cache and the metrics.
 #include "server.h"
@@ -17,7 +17,7 @@
 #include <httplib.h>
 #include <sys/socket.h>
 
-#include "cli.h"
+#include "deadpos/answers.h"
 #include "deadpos/notation.h"
 #include "deadpos/tablebase.h"
 
@@ -28,11 +28,46 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
+enum class Endpoint : std::uint8_t { Standard, Flag, Batch, Health, Metrics, Page, Other };
+
+// ---- routes -------------------------------------------------------------------------------------
+
+// The one route table: every path the server answers, its method, and the endpoint its requests
+// are counted under in /metrics. A known path asked with another method is 405 with Allow: its
+// method; any other path is 404 (counted as "other"). "/" is the page, served by the mount point.
+struct Route {
+  std::string_view path;
+  const char* method;
+  Endpoint endpoint;
+  const char* name;  // the endpoint label of /metrics
+};
+constexpr std::array<Route, 6> kRoutes = {{
+    {"/standard", "GET", Endpoint::Standard, "standard"},
+    {"/flag", "GET", Endpoint::Flag, "flag"},
+    {"/batch", "POST", Endpoint::Batch, "batch"},
+    {"/health", "GET", Endpoint::Health, "health"},
+    {"/metrics", "GET", Endpoint::Metrics, "metrics"},
+    {"/", "GET", Endpoint::Page, "page"},
+}};
+constexpr const char* endpoint_name(Endpoint e) {
+  for (const Route& r : kRoutes)
+    if (r.endpoint == e) return r.name;
+  return "other";
+}
+// The endpoint labels of /metrics, in Endpoint order.
+constexpr std::array<const char*, 7> kEndpointName = {
+    endpoint_name(Endpoint::Standard), endpoint_name(Endpoint::Flag),    endpoint_name(Endpoint::Batch),
+    endpoint_name(Endpoint::Health),   endpoint_name(Endpoint::Metrics), endpoint_name(Endpoint::Page),
+    endpoint_name(Endpoint::Other)};
+// The route of a path, or null.
+const Route* route_of(std::string_view path) {
+  for (const Route& r : kRoutes)
+    if (r.path == path) return &r;
+  return nullptr;
+}
+
 // ---- metrics ------------------------------------------------------------------------------------
 
-enum class Endpoint : std::uint8_t { Standard, Flag, Batch, Health, Metrics, Page, Other };
-constexpr std::array<const char*, 7> kEndpointName = {"standard", "flag", "batch", "health",
-                                                      "metrics",  "page", "other"};
 constexpr std::array<int, 9> kStatuses = {200, 400, 404, 405, 408, 413, 500, 503, 0};  // 0: any other
 // Latency buckets, seconds (Prometheus histogram "le" bounds).
 constexpr std::array<double, 16> kBuckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -131,11 +166,11 @@ int status_of(ErrorCode c) {
   return 500;
 }
 
-Reply json_reply(int status, const json& j) { return {status, "application/json", cli::json_line(j) + "\n"}; }
+Reply json_reply(int status, const json& j) { return {status, "application/json", answers::json_line(j) + "\n"}; }
 
 // An error about a position: probe_error_json (the command's "input" and "error") plus "status".
 Reply position_error(std::string_view input, const Error& e) {
-  json j = cli::probe_error_json(input, e);
+  json j = answers::probe_error_json(input, e);
   const int status = status_of(e.code);
   j["status"] = status;
   return json_reply(status, j);
@@ -154,7 +189,7 @@ std::string error_body(int status, std::string_view category, std::string_view m
   json j;
   j["error"] = {{"category", std::string(category)}, {"message", std::string(message)}};
   j["status"] = status;
-  return cli::json_line(j) + "\n";
+  return answers::json_line(j) + "\n";
 }
 
 struct Server::Impl {
@@ -196,25 +231,18 @@ struct Server::Impl {
     return Clock::now() + std::chrono::milliseconds(opt.request_ms);
   }
 
-  // As cmd_probe.cpp's Prober::analyze: the position, both questions, and the flag verdict.
-  Result<cli::ProbeAnswer> analyze(const Position& pos, std::optional<Color> flagged, bool lines,
-                                   std::optional<Clock::time_point> until) const {
+  // The answer of every surface (answers::answer): both questions, and the flag verdict.
+  Result<answers::ProbeAnswer> analyze(const Position& pos, std::optional<Color> flagged, bool lines,
+                                       std::optional<Clock::time_point> until) const {
     if (no_tables) return *no_tables;
-    auto r = tb->analyze(pos, options_until(until), lines);
-    if (!r) return r.error();
-    cli::ProbeAnswer out{pos, std::move(*r), std::nullopt, std::nullopt, lines};
-    if (flagged) {
-      out.flagged = flagged;
-      out.verdict = flag_verdict(out.analysis, pos.side_to_move(), *flagged);
-    }
-    return out;
+    return answers::answer(*tb, pos, answers::Request{flagged, lines, options_until(until)});
   }
 
   // Whether an answer stays the same whatever the time left (Reply::cacheable): not when it is
   // undetermined (the time limit, or a nodes or memory budget that a request's deadline tightens,
   // ran out), nor when castling rights were left to the search (the castling search did not fit
   // the budget: with more time it answers from the tables, with the exact DTHM).
-  static bool time_independent(const cli::ProbeAnswer& a) {
+  static bool time_independent(const answers::ProbeAnswer& a) {
     const PositionAnalysis& r = a.analysis;
     if (r.mate[Color::White].method == Method::Undetermined || r.mate[Color::Black].method == Method::Undetermined)
       return false;
@@ -229,7 +257,7 @@ struct Server::Impl {
     auto a = analyze(*pos, std::nullopt, false, until);
     if (!a) return position_error(input, a.error());
     bool cacheable = time_independent(*a);
-    json j = cli::probe_json(input, *a);
+    json j = answers::probe_json(input, *a);
     j["insufficient_material"] = j["dead"];  // lichess's name: dead (FIDE 5.2.2), null if undetermined
     std::vector<std::pair<std::string, Move>> moves;
     for (Move m : pos->legal_moves()) moves.emplace_back(to_uci(m), m);
@@ -240,7 +268,7 @@ struct Server::Impl {
       auto c = analyze(child, std::nullopt, false, until);
       if (!c) return position_error(input, c.error());
       cacheable = cacheable && time_independent(*c);
-      json mj = cli::probe_json(child.to_fen(), *c);
+      json mj = answers::probe_json(child.to_fen(), *c);
       mj.erase("input");
       mj["insufficient_material"] = mj["dead"];
       json entry = {{"uci", uci}, {"san", to_san(*pos, m)}};
@@ -271,7 +299,7 @@ struct Server::Impl {
     }
     auto a = analyze(*pos, side, true, deadline());
     if (!a) return position_error(input, a.error());
-    Reply r = json_reply(200, cli::probe_json(input, *a));
+    Reply r = json_reply(200, answers::probe_json(input, *a));
     r.cacheable = time_independent(*a);
     return r;
   }
@@ -304,13 +332,14 @@ struct Server::Impl {
     for (std::string_view input : inputs) {
       auto pos = Position::from_fen(fen_of_epd_line(input));
       if (!pos) {
-        out += cli::json_line(cli::probe_error_json(input, pos.error())) + "\n";
+        out += answers::json_line(answers::probe_error_json(input, pos.error())) + "\n";
         continue;
       }
       std::optional<Color> side;
       if (!flagged.empty()) side = side_param(flagged, pos->side_to_move());
       auto a = analyze(*pos, side, lines, until);
-      out += cli::json_line(a ? cli::probe_json(input, *a) : cli::probe_error_json(input, a.error())) + "\n";
+      out +=
+          answers::json_line(a ? answers::probe_json(input, *a) : answers::probe_error_json(input, a.error())) + "\n";
     }
     return {200, "application/x-ndjson", std::move(out)};
   }
@@ -424,7 +453,7 @@ struct Server::Impl {
       // The body's own line end is not part of the log line (one_line would print it as \n).
       std::string_view body(r.body);
       if (body.ends_with('\n')) body.remove_suffix(1);
-      say(std::to_string(r.status) + " " + req.path + ": " + cli::one_line(std::string(body.substr(0, 400))));
+      say(std::to_string(r.status) + " " + req.path + ": " + answers::one_line(std::string(body.substr(0, 400))));
     }
     res.status = r.status;
     res.set_content(std::move(r.body), r.content_type.c_str());
@@ -524,24 +553,18 @@ void Server::Impl::routes() {
     serve(Endpoint::Metrics, req, res, "", [&] { return metrics(); });
   });
   // Any other GET (the page's files are served by the mount point before routing): 404, but 405
-  // with Allow for /batch, which exists for POST.
+  // with Allow for a route of another method (kRoutes).
   http.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
-    res.status = req.path == "/batch" ? 405 : 404;
-    if (res.status == 405) res.set_header("Allow", "POST");
+    const Route* r = route_of(req.path);
+    res.status = r && std::string_view(r->method) != "GET" ? 405 : 404;
+    if (res.status == 405) res.set_header("Allow", r->method);
     count(Endpoint::Other, res.status, Clock::now());
   });
   // Known paths with another method: 405 with Allow; unknown paths: 404.
   const auto other_method = [this](const httplib::Request& req, httplib::Response& res) {
-    const std::string& p = req.path;
-    if (p == "/standard" || p == "/flag" || p == "/health" || p == "/metrics" || p == "/") {
-      res.status = 405;
-      res.set_header("Allow", "GET");
-    } else if (p == "/batch") {
-      res.status = 405;
-      res.set_header("Allow", "POST");
-    } else {
-      res.status = 404;
-    }
+    const Route* r = route_of(req.path);
+    res.status = r ? 405 : 404;
+    if (r) res.set_header("Allow", r->method);
     count(Endpoint::Other, res.status, Clock::now());
   };
   http.Post(".*", other_method);
@@ -595,7 +618,7 @@ void Server::Impl::routes() {
       what = e.what();
     } catch (...) {
     }
-    say("500 " + req.path + ": " + cli::one_line(what));
+    say("500 " + req.path + ": " + answers::one_line(what));
     res.status = 500;
     res.set_content(error_body(500, "internal error", what), "application/json");
   });

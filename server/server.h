@@ -1,7 +1,7 @@
 // The HTTP API of `deadpos serve` (library deadpos_server; docs/server.md): the lichess tablebase
 // shape at /standard with our exact fields, the FIDE 6.9 verdict at /flag, /batch, /health,
 // /metrics (Prometheus text) and the arbiters' page at /. Every answer goes through
-// Tablebase::analyze as `deadpos probe` does, and is rendered by the same code (tools/cli.h,
+// answers::answer as `deadpos probe` does, and is rendered by the same code (deadpos/answers.h,
 // probe_json), so the JSON fields are those of `deadpos probe --json`: exact, or undetermined
 // (said), or an error as JSON with an HTTP status. Nothing here prints: log lines go through the
 // callback given to Server::create.

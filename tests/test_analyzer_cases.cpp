@@ -1,4 +1,4 @@
-// Hand-made hard positions for the analyzer beyond the tables (Tablebase::analyze, analyze_side;
+// Hand-made hard positions for the analyzer beyond the tables (analyze, analyze_side;
 // deadpos/analysis.h). Every expected answer is fixed by chess reasoning written next to the
 // position (the law, a counting argument) and, where a claim can be checked mechanically, by a
 // check written here with Position::legal_moves/after only: a full forward enumeration of the
@@ -143,7 +143,7 @@ TEST(AnalyzerCases, LockedChainWithBishopIsDead) {
   EXPECT_FALSE(fm.plies[Color::White]);
   EXPECT_FALSE(fm.plies[Color::Black]);
 
-  auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
   EXPECT_EQ(a->dead(), std::optional<bool>(true));
   for (Color mated : {Color::White, Color::Black}) {
@@ -178,14 +178,14 @@ TEST(AnalyzerCases, ChainWithLeverIsNotDead) {
   const auto moves = legal_uci(p);
   EXPECT_TRUE(moves.count("b5c6")) << probe_test::join(moves);
 
-  auto w = tb->analyze_side(p, Color::Black, AnalysisOptions{}, /*want_line=*/true);
+  auto w = deadpos::analyze_side(*tb, p, Color::Black, AnalysisOptions{}, /*want_line=*/true);
   ASSERT_TRUE(w) << w.error().message;
   ASSERT_EQ(w->method, Method::Search) << method_name(w->method) << " (budget " << budget_name(w->budget) << ")";
   EXPECT_EQ(w->can_mate(), std::optional<bool>(true));
   EXPECT_EQ(replay(p, Color::Black, w->line), "") << line_text(p, w->line);
 
   // Black's question: "can mate" too, with a replayed line.
-  auto b = tb->analyze_side(p, Color::White, AnalysisOptions{}, /*want_line=*/true);
+  auto b = deadpos::analyze_side(*tb, p, Color::White, AnalysisOptions{}, /*want_line=*/true);
   ASSERT_TRUE(b) << b.error().message;
   EXPECT_EQ(b->can_mate(), std::optional<bool>(true)) << "Black can mate after ...cxd5, exd5 and ...e1=Q";
   ASSERT_EQ(b->method, Method::Search) << method_name(b->method) << " (budget " << budget_name(b->budget) << ")";
@@ -225,7 +225,7 @@ TEST(AnalyzerCases, MateNeedsUnderpromotion) {
     }
   }
 
-  auto a = tb->analyze_side(p, Color::Black, AnalysisOptions{}, /*want_line=*/true);
+  auto a = deadpos::analyze_side(*tb, p, Color::Black, AnalysisOptions{}, /*want_line=*/true);
   ASSERT_TRUE(a) << a.error().message;
   ASSERT_EQ(a->method, Method::Search) << method_name(a->method);
   ASSERT_EQ(replay(p, Color::Black, a->line), "") << line_text(p, a->line);
@@ -260,7 +260,7 @@ TEST(AnalyzerCases, OnlyTheFlaggedSideCanMate) {
   const Tablebase* tb = nullptr;
   ASSERT_TABLES(tb);
   const Position p = position_from("4k3/8/8/8/8/8/PPP5/R2QK3 w - - 0 1");
-  auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
 
   const MateAnswer& white_mated = a->mate[Color::White];
@@ -336,12 +336,12 @@ TEST(AnalyzerCases, CastlingRightDecidesDeadPosition) {
   EXPECT_FALSE(fm_without.plies[Color::White]);
   EXPECT_FALSE(fm_without.plies[Color::Black]);
 
-  auto d = tb->analyze(without, AnalysisOptions{}, /*want_lines=*/true);
+  auto d = deadpos::analyze(*tb, without, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(d) << d.error().message;
   EXPECT_EQ(d->dead(), std::optional<bool>(true));
   for (Color mated : {Color::White, Color::Black}) EXPECT_EQ(d->mate[mated].can_mate(), std::optional<bool>(false));
 
-  auto a = tb->analyze(with, AnalysisOptions{}, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, with, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
   EXPECT_EQ(a->dead(), std::optional<bool>(false));
   for (Color mated : {Color::White, Color::Black}) {
@@ -372,7 +372,7 @@ TEST(AnalyzerCases, OnePlyHelpmateIsShortest) {
   ASSERT_TRUE(p.legal_moves().contains(castle));
   ASSERT_TRUE(p.after(castle).is_checkmate());
   ASSERT_FALSE(p.is_checkmate());
-  auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
   const MateAnswer& m = a->mate[Color::Black];
   ASSERT_EQ(m.method, Method::Search) << method_name(m.method);
@@ -400,7 +400,7 @@ TEST(AnalyzerCases, TwoPlyHelpmateOfTheSideToMoveIsShortest) {
   const Move rb1 = Move::make(sq("b8"), sq("b1"));
   ASSERT_TRUE(p.after(a3).legal_moves().contains(rb1));
   ASSERT_TRUE(p.after(a3).after(rb1).is_checkmate());
-  auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
   const MateAnswer& m = a->mate[Color::White];
   ASSERT_EQ(m.method, Method::Search) << method_name(m.method);
@@ -437,12 +437,12 @@ TEST(AnalyzerCases, EnPassantRightDecidesDeadPosition) {
   const auto hand = uci_line(with, {"e5d6", "e6e5", "d6d7", "e5e4", "d7d8r", "e4e3", "d8c8", "e3e2", "c8d8", "e2e1q"});
   EXPECT_EQ(replay(with, Color::White, hand), "");
 
-  auto d = tb->analyze(without, AnalysisOptions{}, /*want_lines=*/true);
+  auto d = deadpos::analyze(*tb, without, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(d) << d.error().message;
   EXPECT_TRUE(d->stalemate);
   EXPECT_EQ(d->dead(), std::optional<bool>(true));
 
-  auto a = tb->analyze(with, AnalysisOptions{}, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, with, AnalysisOptions{}, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
   EXPECT_FALSE(a->stalemate);
   // Black can mate White (the e-pawn's promotion above): decided "can", with a replayed line.
@@ -477,7 +477,7 @@ TEST(AnalyzerCases, TinyBudgetIsUndetermined) {
 
   AnalysisOptions opt;
   opt.budget.nodes = 10;
-  auto a = tb->analyze(p, opt, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, p, opt, /*want_lines=*/true);
   ASSERT_TRUE(a) << a.error().message;
   for (Color mated : {Color::White, Color::Black}) {
     const MateAnswer& m = a->mate[mated];

@@ -41,7 +41,7 @@ TEST(AnalyzerOracle, AgreesWithTheFourManTablesWhenLimitedToThreeMen) {
     auto truth = tb->probe(pos);
     for (Color mated : {Color::White, Color::Black}) {
       ++questions;
-      auto a = tb->analyze_side(pos, mated, opt, true);
+      auto a = deadpos::analyze_side(*tb, pos, mated, opt, true);
       std::string why;
       if (!truth) {
         why = "table probe failed: " + truth.error().message;

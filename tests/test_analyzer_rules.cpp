@@ -37,7 +37,7 @@ TEST(AnalyzerRules, RulesAgreeWithTheTablesStatistics) {
           stats["white_to_move"][who].get<std::uint64_t>() + stats["black_to_move"][who].get<std::uint64_t>();
       for (int k = 0; k < 4; ++k) {
         const Position pos = random_position(m, rng);
-        auto a = tb->analyze_side(pos, mated, opt, false);
+        auto a = deadpos::analyze_side(*tb, pos, mated, opt, false);
         ASSERT_TRUE(a) << a.error().message;
         ++checked;
         if (a->method != Method::Rule) continue;
@@ -65,7 +65,7 @@ TEST(AnalyzerRules, RulesAgreeWithTheTablesStatistics) {
       }
       if (mates == 0) {
         const Position pos = random_position(m, rng);
-        auto a = tb->analyze_side(pos, mated, opt, false);
+        auto a = deadpos::analyze_side(*tb, pos, mated, opt, false);
         ASSERT_TRUE(a);
         EXPECT_EQ(a->method, Method::Rule) << m.key() << ": the table counts no mate of "
                                            << (mated == Color::White ? "White" : "Black") << " but no rule fired";
@@ -91,7 +91,7 @@ TEST(AnalyzerRules, OneColourBishopsNeverMateQueensAndRooks) {
   };
   for (const char* fen : fens) {
     const Position pos = test::position_from(fen);
-    auto a = tb->analyze_side(pos, Color::White, AnalysisOptions{}, false);
+    auto a = deadpos::analyze_side(*tb, pos, Color::White, AnalysisOptions{}, false);
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_EQ(a->method, Method::Rule) << fen;
     EXPECT_EQ(a->rule, AnalysisRule::OneColourBishops) << fen;
@@ -103,13 +103,13 @@ TEST(AnalyzerRules, OneColourBishopsNeverMateQueensAndRooks) {
     const Position pos = test::position_from(fen);
     AnalysisOptions opt;
     opt.budget.nodes = 1;
-    auto a = tb->analyze_side(pos, Color::White, opt, false);
+    auto a = deadpos::analyze_side(*tb, pos, Color::White, opt, false);
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_NE(a->rule, AnalysisRule::OneColourBishops) << fen;
   }
 }
 
-// Tablebase::analyze_side may be called from many threads at once (each thread has its own
+// analyze_side may be called from many threads at once (each thread has its own
 // position store): the answers, counts and lines are those of a sequential run.
 TEST(AnalyzerThreads, TwoThreadsGiveTheSequentialAnswers) {
   const Tablebase* tb;
@@ -123,13 +123,13 @@ TEST(AnalyzerThreads, TwoThreadsGiveTheSequentialAnswers) {
   opt.budget.nodes = 20'000;  // some answers undetermined: those must agree too
   std::vector<MateAnswer> seq(positions.size()), par(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i)
-    seq[i] = tb->analyze_side(positions[i], Color::Black, opt, true).value();
+    seq[i] = deadpos::analyze_side(*tb, positions[i], Color::Black, opt, true).value();
   // Two std::threads taking the next position in turn (rather than an OpenMP loop: libgomp is not
   // ThreadSanitizer-instrumented, and this test is one of the TSan build's, tests/CMakeLists.txt).
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < positions.size(); i = next++)
-      par[i] = tb->analyze_side(positions[i], Color::Black, opt, true).value();
+      par[i] = deadpos::analyze_side(*tb, positions[i], Color::Black, opt, true).value();
   };
   std::thread a(work), b(work);
   a.join();

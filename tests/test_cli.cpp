@@ -1,4 +1,4 @@
-// The command's output layer (tools/cli.h): one mapping of error categories to exit codes, one
+// The command's output layer (tools/cli.h, deadpos/answers.h): one mapping of error categories to exit codes, one
 // physical line per input whatever bytes it holds, and the rendering of answers. Expected values
 // come from docs/cli.md (the exit-code table), the Unicode and JSON definitions of line breaks and
 // escapes, and FIDE 5.2.2 / 6.9 for the verdicts of hand-built answers.

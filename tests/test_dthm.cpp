@@ -1,4 +1,4 @@
-// Dthm (core/include/deadpos/dthm.h) against the byte codes of docs/format.md section 3: a byte
+// Dthm (core/tables/include/deadpos/dthm.h) against the byte codes of docs/format.md section 3: a byte
 // 0..250 is that many plies, 253 is "none"; 254 (solver only) and 255 (invalid entry) read as none.
 #include <gtest/gtest.h>
 

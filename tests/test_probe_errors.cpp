@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/analysis.h"
 #include "deadpos/generate.h"
 #include "deadpos/index.h"
 #include "deadpos/stats.h"

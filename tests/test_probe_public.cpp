@@ -97,7 +97,7 @@ TEST_P(PublicPositions, ProbeGivesTheVerdict) {
   // Above the men count for which the directory has every table: the analyzer beyond the tables
   // (docs/design.md, "Beyond the tables") must decide it and give the file's verdict.
   if (const int complete = probe_test::complete_men(*tb); pos.men() > complete) {
-    auto a = tb->analyze(pos, AnalysisOptions{}, true);
+    auto a = deadpos::analyze(*tb, pos, AnalysisOptions{}, true);
     ASSERT_TRUE(a) << c.id << ": " << a.error().message;
     EXPECT_EQ(a->white_can_mate(), std::optional<bool>(c.white_can_mate)) << c.id << " " << c.fen;
     EXPECT_EQ(a->black_can_mate(), std::optional<bool>(c.black_can_mate)) << c.id << " " << c.fen;

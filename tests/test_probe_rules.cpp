@@ -386,7 +386,7 @@ TEST(Castling, SearchIsHeldToTheAnalysisBudget) {
   ASSERT_TRUE(exact) << exact.error().message;
   ASSERT_TRUE(exact->castling_search);
   // The default budget holds the search: the table's exact answer.
-  auto full = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/false);
+  auto full = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/false);
   ASSERT_TRUE(full) << full.error().message;
   EXPECT_TRUE(full->castling_search);
   for (Color x : {Color::White, Color::Black}) {
@@ -398,7 +398,7 @@ TEST(Castling, SearchIsHeldToTheAnalysisBudget) {
   time.budget.time_ms = 1;
   memory.budget.memory_bytes = 64 << 10;
   for (const AnalysisOptions& o : {nodes, time, memory}) {
-    auto a = tb->analyze(p, o, /*want_lines=*/true);
+    auto a = deadpos::analyze(*tb, p, o, /*want_lines=*/true);
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_FALSE(a->castling_search);
     EXPECT_EQ(a->table, "");
@@ -425,7 +425,7 @@ TEST(Castling, FiveManSearchAnswersWithinTheBudget) {
   AnalysisOptions o;
   o.budget.time_ms = 1000;
   const auto start = std::chrono::steady_clock::now();
-  auto a = tb->analyze(p, o, /*want_lines=*/true);
+  auto a = deadpos::analyze(*tb, p, o, /*want_lines=*/true);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(a) << a.error().message;
   EXPECT_LT(secs, 10.0);  // the budget's clock, not a speed figure: without it this took minutes
@@ -447,7 +447,7 @@ TEST(Castling, FiveManTableLinesGetTheWholeBudget) {
   TABLES5_OR_SKIP(tb);
   for (const char* fen : {"r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1", "4k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1"}) {
     const Position p = position_from(fen);
-    auto a = tb->analyze(p, AnalysisOptions{}, /*want_lines=*/true);
+    auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/true);
     ASSERT_TRUE(a) << a.error().message;
     for (Color x : {Color::White, Color::Black}) {
       const MateAnswer& m = a->mate[x];

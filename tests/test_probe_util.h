@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/analysis.h"
 #include "deadpos/material.h"
 #include "deadpos/notation.h"
 #include "deadpos/position.h"

@@ -1,4 +1,4 @@
-// run_query (core/include/deadpos/query.h) against an independent enumeration.
+// run_query (core/scans/include/deadpos/query.h) against an independent enumeration.
 //
 // The oracle shares nothing with the solver, the table index or the tables: it enumerates every
 // placement of a material's men itself (identical men in increasing square order, both sides to

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "deadpos/atlas.h"
+#include "progress.h"
 
 namespace deadpos::cli {
 

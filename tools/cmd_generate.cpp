@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 
 namespace deadpos::cli {
 

@@ -67,14 +67,11 @@ class Prober {
   Result<ProbeAnswer> analyze(std::string_view input) const {
     auto pos = Position::from_fen(fen_of_epd_line(input));
     if (!pos) return pos.error();
-    auto r = tb_->analyze(*pos, a_.analysis, a_.line);
-    if (!r) return r.error();
-    ProbeAnswer out{*pos, std::move(*r), std::nullopt, std::nullopt, a_.line};
+    answers::Request req{std::nullopt, a_.line, a_.analysis};
     if (!a_.flag.empty()) {
-      out.flagged = a_.flag == "white" ? Color::White : a_.flag == "black" ? Color::Black : pos->side_to_move();
-      out.verdict = flag_verdict(out.analysis, pos->side_to_move(), *out.flagged);
+      req.flagged = a_.flag == "white" ? Color::White : a_.flag == "black" ? Color::Black : pos->side_to_move();
     }
-    return out;
+    return answers::answer(*tb_, *pos, req);
   }
 
   void fail(std::string_view input, const Error& e) {

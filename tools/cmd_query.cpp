@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "deadpos/query.h"
+#include "progress.h"
 
 namespace deadpos::cli {
 

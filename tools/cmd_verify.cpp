@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "deadpos/checksums.h"
+#include "progress.h"
 
 namespace deadpos::cli {
 

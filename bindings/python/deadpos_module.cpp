@@ -1,9 +1,9 @@
 // The Python module `deadpos` (pybind11): a Tablebase whose answers are plain Python values with
-// the field names and meanings of `deadpos probe --json` (tools/cli.cpp probe_json; docs/cli.md),
+// the field names and meanings of `deadpos probe --json` (answers/src/probe_answer.cpp probe_json; docs/cli.md),
 // and one exception family, deadpos.Error. Reference: docs/api.md, "Python module".
 //
 // The answers are built here from the library's types (deadpos/analysis.h), not by the command's
-// renderer (tools/cli.h), so that the tests (tests/python/) compare two independent renderings:
+// renderer (deadpos/answers.h), so that the tests (tests/python/) compare two independent renderings:
 // this module's and the command's.
 //
 // Threads: every call into the library runs with the GIL released; a Tablebase is thread-safe
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "deadpos/analysis.h"
+#include "deadpos/answers.h"
 #include "deadpos/notation.h"
 #include "deadpos/position.h"
 #include "deadpos/result.h"
@@ -250,37 +251,30 @@ class PyTablebase {
   py::dict probe(const py::object& fen, const py::object& flag, bool line) const {
     const std::string text = text_arg(fen, "fen");
     const std::optional<Color> flag_side = flag.is_none() ? std::nullopt : side_arg(flag, "flag", true);
-    Answer a = analyze(text, line);
+    const answers::ProbeAnswer a = analyze(text, line, !flag.is_none(), flag_side);
+    const PositionAnalysis& r = a.analysis;
     py::dict d;
     d["fen"] = a.pos.to_fen();
-    d["table"] = a.r.table.empty() ? py::object(py::none()) : py::object(py::str(a.r.table));
-    d["checkmate"] = a.r.checkmate;
-    d["stalemate"] = a.r.stalemate;
-    d["dead"] = tri(a.r.dead());
-    d["white_can_mate"] = tri(a.r.white_can_mate());
-    d["black_can_mate"] = tri(a.r.black_can_mate());
-    d["dthm_white_mated_plies"] = exact_dthm(a.r.mate[Color::White]);
-    d["dthm_black_mated_plies"] = exact_dthm(a.r.mate[Color::Black]);
+    d["table"] = r.table.empty() ? py::object(py::none()) : py::object(py::str(r.table));
+    d["checkmate"] = r.checkmate;
+    d["stalemate"] = r.stalemate;
+    d["dead"] = tri(r.dead());
+    d["white_can_mate"] = tri(r.white_can_mate());
+    d["black_can_mate"] = tri(r.black_can_mate());
+    d["dthm_white_mated_plies"] = exact_dthm(r.mate[Color::White]);
+    d["dthm_black_mated_plies"] = exact_dthm(r.mate[Color::Black]);
     py::dict how;
-    how["white_can_mate"] = how_dict(a.r.mate[Color::Black]);
-    how["black_can_mate"] = how_dict(a.r.mate[Color::White]);
+    how["white_can_mate"] = how_dict(r.mate[Color::Black]);
+    how["black_can_mate"] = how_dict(r.mate[Color::White]);
     d["how"] = how;
-    d["castling_search"] = a.r.castling_search;
-    d["en_passant"] = a.r.en_passant;
-    std::optional<Color> flagged;
-    if (!flag.is_none()) {
-      flagged = flag_side.value_or(a.pos.side_to_move());
-      d["flag"] = flag_dict(*flagged, flag_verdict(a.r, a.pos.side_to_move(), *flagged));
-    }
+    d["castling_search"] = r.castling_search;
+    d["en_passant"] = r.en_passant;
+    if (a.verdict) d["flag"] = flag_dict(*a.flagged, *a.verdict);
     if (line) {
-      // The lines `--line` prints: none in a checkmate; with a flag only the flagged side's mate.
+      // The lines `--line` prints (answers::shown_lines): none in a checkmate; with a flag only the
+      // flagged side's mate.
       py::list lines;
-      if (!a.r.checkmate) {
-        for (Color mated : {Color::White, Color::Black}) {
-          if (a.r.mate[mated].can_mate() != true || (flagged && mated != *flagged)) continue;
-          lines.append(line_dict(a.pos, mated, a.r.mate[mated]));
-        }
-      }
+      for (const auto& [mated, m] : answers::shown_lines(a)) lines.append(line_dict(a.pos, mated, *m));
       d["lines"] = lines;
     }
     return d;
@@ -289,13 +283,13 @@ class PyTablebase {
   py::dict flag_result(const py::object& fen, const py::object& flagged_arg, bool line) const {
     const std::string text = text_arg(fen, "fen");
     const std::optional<Color> side = side_arg(flagged_arg, "flagged", true);
-    Answer a = analyze(text, line);
-    const Color flagged = side.value_or(a.pos.side_to_move());
-    py::dict d = flag_dict(flagged, flag_verdict(a.r, a.pos.side_to_move(), flagged));
+    const answers::ProbeAnswer a = analyze(text, line, true, side);
+    const Color flagged = *a.flagged;
+    py::dict d = flag_dict(flagged, *a.verdict);
     if (line) {
-      const MateAnswer& m = a.r.mate[flagged];
-      d["line"] =
-          !a.r.checkmate && m.can_mate() == true ? py::object(line_dict(a.pos, flagged, m)) : py::object(py::none());
+      const MateAnswer& m = a.analysis.mate[flagged];
+      d["line"] = !a.analysis.checkmate && m.can_mate() == true ? py::object(line_dict(a.pos, flagged, m))
+                                                                : py::object(py::none());
     }
     return d;
   }
@@ -311,7 +305,7 @@ class PyTablebase {
       pos.emplace(Position::from_fen(fen_of_epd_line(text)));
       if (pos->ok()) {
         checkmate = pos->value().is_checkmate();
-        r.emplace(tb_->analyze_side(pos->value(), mated, opt_, true));
+        r.emplace(deadpos::analyze_side(*tb_, pos->value(), mated, opt_, true));
       }
     }
     if (!pos->ok()) raise(pos->error());
@@ -348,23 +342,24 @@ class PyTablebase {
   const std::vector<std::string>& dirs() const { return dirs_; }
 
  private:
-  struct Answer {
-    Position pos;
-    PositionAnalysis r;
-  };
-
-  // The command's answer to one input (tools/cmd_probe.cpp): FEN or EPD, Tablebase::analyze.
-  Answer analyze(const std::string& text, bool want_lines) const {
+  // The answer of every surface to one input (answers::answer): FEN or EPD; with `flag`, the
+  // verdict of `side`'s flag, or the side to move's when side is nullopt.
+  answers::ProbeAnswer analyze(const std::string& text, bool want_lines, bool flag, std::optional<Color> side) const {
     std::optional<Result<Position>> pos;
-    std::optional<Result<PositionAnalysis>> r;
+    std::optional<Result<answers::ProbeAnswer>> r;
     {
       py::gil_scoped_release nogil;
       pos.emplace(Position::from_fen(fen_of_epd_line(text)));
-      if (pos->ok()) r.emplace(tb_->analyze(pos->value(), opt_, want_lines));
+      if (pos->ok()) {
+        const Position& p = pos->value();
+        const std::optional<Color> flagged =
+            flag ? std::optional<Color>(side.value_or(p.side_to_move())) : std::nullopt;
+        r.emplace(answers::answer(*tb_, p, answers::Request{flagged, want_lines, opt_}));
+      }
     }
     if (!pos->ok()) raise(pos->error());
     if (!r->ok()) raise(r->error());
-    return Answer{pos->value(), std::move(r->value())};
+    return std::move(r->value());
   }
 
   std::unique_ptr<Tablebase> tb_;

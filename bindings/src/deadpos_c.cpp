@@ -1,6 +1,6 @@
 // The C API (bindings/include/deadpos.h) over the C++ library: every entry point converts its
-// arguments, calls Tablebase::analyze / analyze_side (or probe / helpmate_line with tables_only),
-// and converts the answer field by field as tools/cli.cpp's probe_json renders it, so that the C
+// arguments, calls answers::answer / analyze_side (or probe / helpmate_line with tables_only),
+// and converts the answer field by field as answers/src/probe_answer.cpp's probe_json renders it, so that the C
 // answer and `deadpos probe --json` cannot drift apart in meaning. Nothing here prints or aborts;
 // every C++ exception stops at the boundary (guarded()).
 #include "deadpos.h"
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "deadpos/analysis.h"
+#include "deadpos/answers.h"
 #include "deadpos/notation.h"
 #include "deadpos/position.h"
 #include "deadpos/tablebase.h"
@@ -240,7 +241,7 @@ deadpos_budget c_budget(deadpos::BudgetKind b) {
   return DEADPOS_BUDGET_NONE;
 }
 
-// `how` as tools/cli.cpp's how_json fills it: only the fields its method defines.
+// `how` as answers/src/probe_answer.cpp's how_json fills it: only the fields its method defines.
 deadpos_how c_how(const deadpos::MateAnswer& m) {
   deadpos_how h{};
   h.method = c_method(m.method);
@@ -306,13 +307,18 @@ deadpos::PositionAnalysis analysis_of_probe(const deadpos::ProbeResult& p) {
   return a;
 }
 
-deadpos::PositionAnalysis analyze(const deadpos_tablebase& h, const deadpos::Position& pos) {
-  if (h.tables_only) return analysis_of_probe(take(h.tb.probe(pos)));
-  return take(h.tb.analyze(pos, h.analysis, false));
+// The answer of every surface (answers::answer) without lines; with tables_only, the tables'
+// probe alone and the flag verdict from it.
+deadpos::answers::ProbeAnswer answer(const deadpos_tablebase& h, const deadpos::Position& pos,
+                                     std::optional<Color> flagged) {
+  if (!h.tables_only) return take(deadpos::answers::answer(h.tb, pos, {flagged, false, h.analysis}));
+  deadpos::answers::ProbeAnswer a{pos, analysis_of_probe(take(h.tb.probe(pos))), flagged, std::nullopt, false};
+  if (flagged) a.verdict = deadpos::flag_verdict(a.analysis, pos.side_to_move(), *flagged);
+  return a;
 }
 
 void probe(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_probe_result* out) {
-  fill_probe(pos, analyze(handle(tb), pos), out);
+  fill_probe(pos, answer(handle(tb), pos, std::nullopt).analysis, out);
 }
 
 deadpos_flag_reason c_reason(deadpos::FlagVerdict::Reason r) {
@@ -331,13 +337,13 @@ deadpos_flag_reason c_reason(deadpos::FlagVerdict::Reason r) {
 void flag(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_side flagged, deadpos_flag_result* out) {
   const deadpos_tablebase& h = handle(tb);
   const Color f = side_of(flagged, pos, "flagged");
-  const deadpos::PositionAnalysis a = analyze(h, pos);
-  const deadpos::FlagVerdict v = deadpos::flag_verdict(a, pos.side_to_move(), f);
+  const deadpos::answers::ProbeAnswer a = answer(h, pos, f);
+  const deadpos::FlagVerdict& v = *a.verdict;
   *out = deadpos_flag_result{};
   out->flagged = c_side(f);
   out->reason = c_reason(v.reason);
   copy_value(out->result, sizeof out->result, v.result);
-  fill_probe(pos, a, &out->probe);
+  fill_probe(pos, a.analysis, &out->probe);
 }
 
 void line(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_side mated, char* buf,
@@ -360,7 +366,7 @@ void line(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_sid
     moves = take(h.tb.helpmate_line(pos, m));
     info->shortest = 1;
   } else {
-    deadpos::MateAnswer a = take(h.tb.analyze_side(pos, m, h.analysis, true));
+    deadpos::MateAnswer a = take(deadpos::analyze_side(h.tb, pos, m, h.analysis, true));
     info->can_be_mated = tri(a.can_mate());
     if (a.can_mate() != true) return;
     if (a.line_error) throw failure(*a.line_error);

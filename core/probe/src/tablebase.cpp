@@ -38,34 +38,6 @@ using internal::position_key;
 using internal::PositionKey;
 using internal::Values;
 
-const char* flag_reason_name(FlagVerdict::Reason r) {
-  switch (r) {
-    case FlagVerdict::Reason::Checkmate: return "checkmate";
-    case FlagVerdict::Reason::Stalemate: return "stalemate";
-    case FlagVerdict::Reason::DeadPosition: return "dead-position";
-    case FlagVerdict::Reason::OpponentCannotMate: return "opponent-cannot-mate";
-    case FlagVerdict::Reason::OpponentCanMate: return "opponent-can-mate";
-    case FlagVerdict::Reason::Undetermined: return "undetermined";
-  }
-  return "?";
-}
-
-const char* flag_reason_text(FlagVerdict::Reason r) {
-  switch (r) {
-    case FlagVerdict::Reason::Checkmate: return "the position is checkmate: the game was already over";
-    case FlagVerdict::Reason::Stalemate: return "the position is stalemate: the game was already drawn";
-    case FlagVerdict::Reason::DeadPosition:
-      return "dead position: neither side can checkmate by any sequence of legal moves (FIDE 5.2.2)";
-    case FlagVerdict::Reason::OpponentCannotMate:
-      return "the opponent cannot checkmate by any sequence of legal moves (FIDE 6.9)";
-    case FlagVerdict::Reason::OpponentCanMate:
-      return "the opponent can checkmate by a sequence of legal moves (FIDE 6.9)";
-    case FlagVerdict::Reason::Undetermined:
-      return "undetermined: the search budget ran out before the opponent's mate was found or refuted";
-  }
-  return "?";
-}
-
 struct Tablebase::Impl {
   struct Entry {
     std::string path;
@@ -277,7 +249,9 @@ std::vector<std::string> Tablebase::materials() const {
   return out;
 }
 
-ProbeResult Tablebase::describe(const Position& pos) {
+using internal::ProbeDoor;
+
+ProbeResult ProbeDoor::describe(const Position& pos) {
   ProbeResult r;
   const MoveList moves = pos.legal_moves();
   r.checkmate = moves.empty() && pos.in_check();
@@ -291,10 +265,10 @@ ProbeResult Tablebase::describe(const Position& pos) {
   return r;
 }
 
-Result<ProbeResult> Tablebase::probe(const Position& pos, internal::CastlingLimits& limits) const {
+Result<ProbeResult> ProbeDoor::probe(const Tablebase& tb, const Position& pos, internal::CastlingLimits& limits) {
   ProbeResult r = describe(pos);
-  Impl::Memo memo(limits);
-  auto v = impl_->values(pos, memo);
+  Tablebase::Impl::Memo memo(limits);
+  auto v = tb.impl_->values(pos, memo);
   if (!v) return v.error();
   for (Color x : {Color::White, Color::Black})
     if ((*v)[x] <= DthmCode::kMaxDthm) r.dthm[x] = (*v)[x];
@@ -304,19 +278,20 @@ Result<ProbeResult> Tablebase::probe(const Position& pos, internal::CastlingLimi
 Result<ProbeResult> Tablebase::probe(const Position& pos) const {
   internal::CastlingLimits limits;
   limits.nodes = internal::kProbeCastlingNodes;
-  return probe(pos, limits);
+  return ProbeDoor::probe(*this, pos, limits);
 }
 
 Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color mated) const {
   internal::CastlingLimits limits;
   limits.nodes = internal::kProbeCastlingNodes;
-  return helpmate_line(pos, mated, limits);
+  return ProbeDoor::helpmate_line(*this, pos, mated, limits);
 }
 
-Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color mated,
-                                                   internal::CastlingLimits& limits) const {
-  Impl::Memo memo(limits);
-  auto v0 = impl_->values(pos, memo);
+Result<std::vector<Move>> ProbeDoor::helpmate_line(const Tablebase& tb, const Position& pos, Color mated,
+                                                   internal::CastlingLimits& limits) {
+  const Tablebase::Impl& impl = *tb.impl_;
+  Tablebase::Impl::Memo memo(limits);
+  auto v0 = impl.values(pos, memo);
   if (!v0) return v0.error();
   int v = (*v0)[mated];
   if (v > DthmCode::kMaxDthm) {
@@ -330,7 +305,7 @@ Result<std::vector<Move>> Tablebase::helpmate_line(const Position& pos, Color ma
     std::optional<Error> missing;  // the first continuation that needed a table not loaded
     for (Move m : cur.legal_moves()) {
       const Position next = cur.after(m);
-      auto w = impl_->values(next, memo);
+      auto w = impl.values(next, memo);
       if (!w && w.error().code == ErrorCode::MissingTable) {
         if (!missing) missing = w.error();
         continue;

@@ -14,8 +14,8 @@
 
 #include <xxhash.h>
 
-#include "deadpos/analysis.h"
 #include "deadpos/position.h"
+#include "deadpos/probe_door.h"
 #include "deadpos/result.h"
 #include "probe_values.h"
 
@@ -35,29 +35,12 @@ struct PositionKeyHash {
 
 PositionKey position_key(const Position& p);
 
-// Limits of the castling searches of one request, all of them together (the root's and each
-// search for smaller rights it starts), and the count so far. Tablebase::probe holds them to
-// kProbeCastlingNodes; the analysis to the request's budget (AnalysisBudget), so that no
-// position, however many men move freely beside the castling king and rook, takes longer or more
-// memory than the user allowed.
-struct CastlingLimits {
-  std::uint64_t nodes = 0;       // positions stored; 0: no limit
-  std::size_t memory_bytes = 0;  // their estimated memory (kCastlingNodeBytes each); 0: no limit
-  std::optional<std::chrono::steady_clock::time_point> deadline;  // checked every 256 positions
-  std::uint64_t stored = 0;                                       // out: positions stored so far by every search
-  BudgetKind ran_out = BudgetKind::None;                          // out: the limit that stopped a search, if one did
-};
-
 // Memory of one stored position over the whole request, bytes: the Position, its id-map node and
 // its predecessor list while its search runs (freed after), and its memo entry (kept until the
 // request ends). Counted as if held at once, so the estimate (464 bytes) is above the real peak:
 // r3k3/8/8/8/8/8/P7/4K2R w Kq - stores 1,041,282 positions in 471 MB peak RSS with a 16 MiB block
 // cache (`deadpos probe --cache-mb 16`), about 430 bytes each with the program's own.
 inline constexpr std::size_t kCastlingNodeBytes = sizeof(Position) + 320;
-
-// Limit of Tablebase::probe(), which has no budget: positions stored over all the castling
-// searches of one probe (about 1.7 GiB by the estimate above).
-inline constexpr std::uint64_t kProbeCastlingNodes = 4'000'000;
 
 // Memo of castling-search results within one top-level request, with its limits.
 struct CastlingMemo {

@@ -5,9 +5,19 @@
 
 #include <cstdint>
 
-#include "deadpos/table.h"
-
 namespace deadpos {
+
+// Byte codes of a DTHM array entry (docs/format.md section 3).
+//   0..kMaxDthm : distance to helpmate in plies
+//   kNone       : no sequence of legal moves ends in checkmate of that side
+//   kInvalid    : the index value is not a position of the table's domain (broken entry, or the
+//                 side not to move is in check)
+struct DthmCode {
+  static constexpr std::uint8_t kMaxDthm = 250;
+  static constexpr std::uint8_t kNone = 253;
+  static constexpr std::uint8_t kUnknown = 254;  // only while solving; never in a file
+  static constexpr std::uint8_t kInvalid = 255;
+};
 
 class Dthm {
  public:

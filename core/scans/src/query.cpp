@@ -1,4 +1,4 @@
-// Whole-table scans and the filters of `deadpos query` (core/include/deadpos/query.h).
+// Whole-table scans and the filters of `deadpos query` (deadpos/query.h).
 //
 // Cost model: a scan is bound by zstd decompression of the blocks when the filter only reads the
 // two bytes of an entry (side to move, dead, can-mate, DTHM ranges, checkmate, weaker side): those

@@ -1,4 +1,4 @@
-// The numbers of `deadpos atlas` (core/include/deadpos/atlas.h).
+// The numbers of `deadpos atlas` (deadpos/atlas.h).
 //
 // One scan_table pass reads both bytes of every entry: the DTHM of each side, i.e. the histogram
 // of each byte, weighted by the raw positions of the entry's orbit. Entries whose king pair is off

@@ -8,7 +8,8 @@
 //    (with its size), or a named rule whose soundness argument is in docs/design.md ("Beyond the
 //    tables");
 //  * undetermined: the budget ran out first (which one is said); never a guess.
-// The entry points are Tablebase::analyze and Tablebase::analyze_side (deadpos/tablebase.h).
+// The entry points are analyze() and analyze_side() below; they probe the tables of a Tablebase
+// (deadpos/tablebase.h) within the caller's budget.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +18,10 @@
 #include <string>
 #include <vector>
 
+#include "deadpos/budget.h"
+#include "deadpos/position.h"
 #include "deadpos/result.h"
+#include "deadpos/tablebase.h"
 #include "deadpos/types.h"
 
 namespace deadpos {
@@ -71,12 +75,19 @@ enum class AnalysisRule : std::uint8_t {
   // mated side only queens, rooks and bishops of that colour.
   OneColourBishops,
 };
-// "lone-king", "same-coloured-bishops", "no-checkmate-placement", "one-colour-bishops"
-const char* rule_name(AnalysisRule r);
-
-// Memory: the memory_bytes budget; OutOfMemory: an allocation failed first (the process's limit).
-enum class BudgetKind : std::uint8_t { None, Nodes, Time, Memory, OutOfMemory };
-const char* budget_name(BudgetKind b);  // "nodes", "time", "memory", "out-of-memory"
+// A rule's stable identifier ("lone-king", "same-coloured-bishops", "no-checkmate-placement",
+// "one-colour-bishops"), its text for people ("it has only its king and no pawn", ...: what the
+// mating side has, or lacks) and the docs/design.md section with its soundness argument. One table
+// for every renderer; an out-of-range value reads as AnalysisRule::None.
+struct RuleInfo {
+  AnalysisRule rule;
+  const char* id;
+  const char* text;
+  const char* design_section;
+};
+const RuleInfo& rule_info(AnalysisRule r);
+const char* rule_name(AnalysisRule r);  // rule_info(r).id
+const char* rule_text(AnalysisRule r);  // rule_info(r).text
 
 // The answer to "can `mated` be checkmated by some sequence of legal moves from the position?".
 struct MateAnswer {
@@ -125,5 +136,32 @@ struct PositionAnalysis {
     return std::nullopt;
   }
 };
+
+// Can `mated` be checkmated by some sequence of legal moves from pos, for any number of men
+// (docs/design.md, "Beyond the tables")? Positions the tables of `tb` cover (at most opt.table_men
+// men, table present) are answered by Tablebase::probe() (Method::Table, exact DTHM; with
+// want_line the shortest line). Otherwise an exact search: a line that replays to the mate
+// (Method::Search, not proven shortest), a proof that none exists (Method::Exhausted with the
+// number of positions, or Method::Rule), or Method::Undetermined naming the budget that ran out
+// (opt.budget; running out of memory is undetermined too). Errors: as Tablebase::probe() for a
+// table that is corrupt or unreadable (never MissingTable or TooManyMen: the search goes on
+// without it). Thread-safe like Tablebase::probe(); memory is bounded by opt.budget.memory_bytes
+// plus the block cache.
+Result<MateAnswer> analyze_side(const Tablebase& tb, const Position& pos, Color mated, const AnalysisOptions& opt,
+                                bool want_line);
+// Both sides' questions for pos (analyze_side for White and for Black, each with its own budget),
+// plus checkmate/stalemate on the board. Errors: as analyze_side().
+Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt, bool want_lines);
+
+// The reason's text for people ("dead position: neither side can checkmate by any sequence of
+// legal moves (FIDE 5.2.2)", ...) and its identifier in JSON answers (docs/cli.md): "checkmate",
+// "stalemate", "dead-position", "opponent-cannot-mate", "opponent-can-mate", "undetermined".
+const char* flag_reason_text(FlagVerdict::Reason r);
+const char* flag_reason_name(FlagVerdict::Reason r);
+
+// FIDE 6.9 verdict (5.2.2 first) from an analysis of the position (analyze()), for any number of
+// men: Reason::Undetermined when the flagged side's question is undetermined and the position is
+// not known to be dead. `probe` is left empty. Pure; thread-safe.
+FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged);
 
 }  // namespace deadpos

@@ -7,23 +7,19 @@
 // that needs it); decompressed blocks live in an LRU cache bounded by Options::cache_bytes.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "deadpos/analysis.h"
 #include "deadpos/position.h"
 #include "deadpos/result.h"
 
 namespace deadpos {
 
 namespace internal {
-struct CastlingLimits;  // castling_search.h
-class Search;           // analyzer.cpp
-struct RootTable;       // analyzer.cpp
+class ProbeDoor;  // deadpos/probe_door.h
 }  // namespace internal
 
 struct ProbeResult {
@@ -55,15 +51,6 @@ struct FlagVerdict {
   std::string result;  // "1-0", "0-1" or "1/2-1/2"; empty when undetermined
   ProbeResult probe;   // Tablebase::flag_verdict only (table answers)
 };
-const char* flag_reason_text(FlagVerdict::Reason r);
-// "checkmate", "stalemate", "dead-position", "opponent-cannot-mate", "opponent-can-mate",
-// "undetermined": the reason's identifier in JSON answers (docs/cli.md).
-const char* flag_reason_name(FlagVerdict::Reason r);
-
-// FIDE 6.9 verdict (5.2.2 first) from an analysis of the position (Tablebase::analyze), for any
-// number of men: Reason::Undetermined when the flagged side's question is undetermined and the
-// position is not known to be dead. `probe` is left empty. Pure; thread-safe.
-FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged);
 
 class Tablebase {
  public:
@@ -111,20 +98,6 @@ class Tablebase {
   // FIDE 6.9 verdict when `flagged` runs out of time in pos. Errors: as probe().
   Result<FlagVerdict> flag_verdict(const Position& pos, Color flagged) const;
 
-  // Can `mated` be checkmated by some sequence of legal moves from pos, for any number of men
-  // (deadpos/analysis.h; docs/design.md, "Beyond the tables")? Positions the tables cover (at most
-  // opt.table_men men, table present) are answered by probe() (Method::Table, exact DTHM; with
-  // want_line the shortest line). Otherwise an exact search: a line that replays to the mate
-  // (Method::Search, not proven shortest), a proof that none exists (Method::Exhausted with the
-  // number of positions, or Method::Rule), or Method::Undetermined naming the budget that ran out
-  // (opt.budget; running out of memory is undetermined too). Errors: as probe() for a table that
-  // is corrupt or unreadable (never MissingTable or TooManyMen: the search goes on without it).
-  // Thread-safe like probe(); memory is bounded by opt.budget.memory_bytes plus the block cache.
-  Result<MateAnswer> analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line) const;
-  // Both sides' questions for pos (analyze_side for White and for Black, each with its own budget),
-  // plus checkmate/stalemate on the board. Errors: as analyze_side().
-  Result<PositionAnalysis> analyze(const Position& pos, const AnalysisOptions& opt, bool want_lines) const;
-
   // The block-cache limit in use, bytes (Options::cache_bytes or default_cache_bytes()).
   std::size_t cache_bytes() const;
 
@@ -136,21 +109,9 @@ class Tablebase {
   struct Impl;
 
  private:
-  friend class internal::Search;
+  // The analysis probes within its own budget through this door (deadpos/probe_door.h).
+  friend class internal::ProbeDoor;
   explicit Tablebase(std::unique_ptr<Impl> impl);
-  // probe() and helpmate_line() with the castling searches held to `limits` (the analysis passes
-  // its budget, analyzer.cpp), which also receive the positions stored and, when a limit ran
-  // out (the error is then InvalidArgument), which one.
-  Result<ProbeResult> probe(const Position& pos, internal::CastlingLimits& limits) const;
-  Result<std::vector<Move>> helpmate_line(const Position& pos, Color mated, internal::CastlingLimits& limits) const;
-  // analyze_side() with its clock, and the root's table answer shared with the other question
-  // (analyzer.cpp).
-  Result<MateAnswer> analyze_side(const Position& pos, Color mated, const AnalysisOptions& opt, bool want_line,
-                                  std::optional<std::chrono::steady_clock::time_point> deadline,
-                                  internal::RootTable& root) const;
-  // What probe() says of pos besides the DTHMs: checkmate, stalemate, table, castling_search,
-  // en_passant (the rules alone, no table read).
-  static ProbeResult describe(const Position& pos);
   std::unique_ptr<Impl> impl_;
 };
 

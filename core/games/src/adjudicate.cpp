@@ -104,7 +104,7 @@ class Analyst {
   Result<std::optional<bool>> can_mate(int ply, const Position& pos, Color mated) {
     const auto key = std::make_pair(ply, mated);
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-    auto r = tb_.analyze_side(pos, mated, opt_, false);
+    auto r = deadpos::analyze_side(tb_, pos, mated, opt_, false);
     if (!r) return r.error();
     ++analyses;
     answers_[key] = *r;

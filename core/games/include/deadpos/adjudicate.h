@@ -2,7 +2,7 @@
 // Laws give"): replay a PGN game's main line, find the first ply at which the position was dead
 // (FIDE 5.2.2: the game ended there, drawn), and give the result of games lost on time by FIDE 6.9.
 //
-// Exactness: every position is decided by Tablebase::analyze_side (tables, or the exact search
+// Exactness: every position is decided by analyze_side (deadpos/analysis.h: tables, or the exact search
 // beyond them with its budgets); an undetermined answer is carried through and never turned into
 // a verdict (docs/rules.md, "Positions beyond the tables").
 //
