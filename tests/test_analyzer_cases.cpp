@@ -492,5 +492,33 @@ TEST(AnalyzerCases, TinyBudgetIsUndetermined) {
   EXPECT_EQ(v.result, "");
 }
 
+// ---------------------------------------------------------------------------------------------
+// The board first: 8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1.
+// White's king e1 is attacked by the bishops c3 (via d2) and g3 (via f2). Its squares: d1 and f1
+// hold its rooks; d2, e2 and f2 touch the black king e3. A double check is answered only by a king
+// move: White is checkmated on the board, by Black (DTHM 0 of White mated, an empty line), so the
+// position is not dead, whatever a rule says of bishops of one colour (whose proof assumes a single
+// check: no move gives this double check, hence the impossible-check warning).
+TEST(AnalyzerCases, CheckmateOnTheBoardComesFirst) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position p = position_from("8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1");
+  ASSERT_TRUE(p.in_check());
+  ASSERT_TRUE(p.legal_moves().empty());
+  EXPECT_EQ(popcount(p.checkers()), 2);
+  auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, /*want_lines=*/true);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->black_can_mate(), std::optional<bool>(true));
+  EXPECT_EQ(a->mate[Color::White].plies, 0);  // Method::Search: the line's length, proven shortest
+  EXPECT_TRUE(a->mate[Color::White].shortest);
+  EXPECT_TRUE(a->mate[Color::White].line.empty());
+  EXPECT_EQ(a->white_can_mate(), std::optional<bool>(false));  // White has no move: the game is over
+  EXPECT_EQ(a->dead(), std::optional<bool>(false));
+  ASSERT_EQ(a->warnings.size(), 1u);
+  EXPECT_EQ(a->warnings[0], PositionWarning::ImpossibleCheck);
+  const FlagVerdict v = flag_verdict(*a, Color::White, Color::White);
+  EXPECT_EQ(v.reason, FlagVerdict::Reason::Checkmate) << flag_reason_text(v.reason);
+}
+
 }  // namespace
 }  // namespace deadpos

@@ -91,6 +91,7 @@ std::string probe_text(const ProbeAnswer& a) {
     text += side_text(Color::White, r.mate[Color::Black]) + "; " + side_text(Color::Black, r.mate[Color::White]);
   }
   std::string out = pos.to_fen() + ": " + text;
+  for (PositionWarning w : r.warnings) out += std::string(" | warning: ") + warning_text(w);
   if (a.verdict) {
     out += std::string(" | ") + side_name(*a.flagged) + "'s flag fell: ";
     if (a.verdict->result.empty()) {
@@ -141,6 +142,9 @@ nlohmann::json probe_json(std::string_view input, const ProbeAnswer& a) {
   j["how"] = {{"white_can_mate", how_json(black_mated)}, {"black_can_mate", how_json(white_mated)}};
   j["castling_search"] = r.castling_search;
   j["en_passant"] = r.en_passant;
+  json w = json::array();
+  for (PositionWarning x : r.warnings) w.push_back(warning_name(x));
+  j["warnings"] = w;
   if (a.verdict) {
     j["flag"] = {{"flagged", side_id(*a.flagged)},
                  {"result", a.verdict->result.empty() ? json(nullptr) : json(a.verdict->result)},

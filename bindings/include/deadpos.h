@@ -214,6 +214,14 @@ typedef struct deadpos_how {
 #define DEADPOS_FEN_SIZE 128
 #define DEADPOS_TABLE_SIZE 32
 
+/* Signs that no game can reach the position (`warnings` of `deadpos probe --json`; docs/cli.md,
+ * "Positions no game can reach"): bits of deadpos_probe_result.warnings. Such a position is still
+ * answered exactly (its moves are legal), but no rule that assumes a reached position decides it. */
+#define DEADPOS_WARNING_IMPOSSIBLE_CHECK 1u    /* "impossible-check": a check no single move gives */
+#define DEADPOS_WARNING_IMPOSSIBLE_MATERIAL 2u /* "impossible-material": more pieces than promotions explain */
+/* "impossible-check", "impossible-material" for one bit; NULL for anything else. */
+DEADPOS_API const char* deadpos_warning_name(unsigned warning_bit);
+
 /* The answer for one position (the fields of `deadpos probe --json`). */
 typedef struct deadpos_probe_result {
   int checkmate;              /* 1: the side to move is checkmated */
@@ -229,6 +237,7 @@ typedef struct deadpos_probe_result {
   int en_passant;                 /* 1: an en passant capture was legal and taken into account */
   char table[DEADPOS_TABLE_SIZE]; /* material key of the position's table ("KRvKN"), "" if none */
   char fen[DEADPOS_FEN_SIZE];     /* the position as a normalised 6-field FEN */
+  unsigned warnings;              /* DEADPOS_WARNING_* bits, 0 = none (since 0.2) */
 } deadpos_probe_result;
 
 /* Answers a position given as FEN (6 fields; 4 or 5 accepted, the counters then 0 and 1; not

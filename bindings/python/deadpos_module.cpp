@@ -269,6 +269,9 @@ class PyTablebase {
     d["how"] = how;
     d["castling_search"] = r.castling_search;
     d["en_passant"] = r.en_passant;
+    py::list warnings;
+    for (PositionWarning w : r.warnings) warnings.append(warning_name(w));
+    d["warnings"] = warnings;
     if (a.verdict) d["flag"] = flag_dict(*a.flagged, *a.verdict);
     if (line) {
       // The lines `--line` prints (answers::shown_lines): none in a checkmate; with a flag only the

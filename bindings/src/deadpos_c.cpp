@@ -272,6 +272,14 @@ int c_dthm(const deadpos::MateAnswer& m) {
   return m.can_mate() == false ? DEADPOS_DTHM_NONE : DEADPOS_DTHM_UNKNOWN;
 }
 
+unsigned c_warning(deadpos::PositionWarning w) {
+  switch (w) {
+    case deadpos::PositionWarning::ImpossibleCheck: return DEADPOS_WARNING_IMPOSSIBLE_CHECK;
+    case deadpos::PositionWarning::ImpossibleMaterial: return DEADPOS_WARNING_IMPOSSIBLE_MATERIAL;
+  }
+  return 0;
+}
+
 void fill_probe(const deadpos::Position& pos, const deadpos::PositionAnalysis& a, deadpos_probe_result* out) {
   const deadpos::MateAnswer& white_mated = a.mate[Color::White];
   const deadpos::MateAnswer& black_mated = a.mate[Color::Black];
@@ -289,11 +297,13 @@ void fill_probe(const deadpos::Position& pos, const deadpos::PositionAnalysis& a
   out->en_passant = a.en_passant ? 1 : 0;
   copy_value(out->table, sizeof out->table, a.table);
   copy_value(out->fen, sizeof out->fen, pos.to_fen());
+  for (deadpos::PositionWarning w : a.warnings) out->warnings |= c_warning(w);
 }
 
 // tables_only: Tablebase::probe's answer in the shape of an analysis (both sides Method::Table).
-deadpos::PositionAnalysis analysis_of_probe(const deadpos::ProbeResult& p) {
+deadpos::PositionAnalysis analysis_of_probe(const deadpos::Position& pos, const deadpos::ProbeResult& p) {
   deadpos::PositionAnalysis a;
+  a.warnings = deadpos::reachability_warnings(pos);
   a.checkmate = p.checkmate;
   a.stalemate = p.stalemate;
   a.table = p.table;
@@ -312,7 +322,7 @@ deadpos::PositionAnalysis analysis_of_probe(const deadpos::ProbeResult& p) {
 deadpos::answers::ProbeAnswer answer(const deadpos_tablebase& h, const deadpos::Position& pos,
                                      std::optional<Color> flagged) {
   if (!h.tables_only) return take(deadpos::answers::answer(h.tb, pos, {flagged, false, h.analysis}));
-  deadpos::answers::ProbeAnswer a{pos, analysis_of_probe(take(h.tb.probe(pos))), flagged, std::nullopt, false};
+  deadpos::answers::ProbeAnswer a{pos, analysis_of_probe(pos, take(h.tb.probe(pos))), flagged, std::nullopt, false};
   if (flagged) a.verdict = deadpos::flag_verdict(a.analysis, pos.side_to_move(), *flagged);
   return a;
 }
@@ -487,6 +497,15 @@ const char* deadpos_rule_name(deadpos_rule r) {
     default: break;
   }
   return "?";
+}
+
+const char* deadpos_warning_name(unsigned warning_bit) {
+  using deadpos::PositionWarning;
+  switch (warning_bit) {
+    case DEADPOS_WARNING_IMPOSSIBLE_CHECK: return deadpos::warning_name(PositionWarning::ImpossibleCheck);
+    case DEADPOS_WARNING_IMPOSSIBLE_MATERIAL: return deadpos::warning_name(PositionWarning::ImpossibleMaterial);
+    default: return nullptr;
+  }
 }
 
 const char* deadpos_budget_name(deadpos_budget b) {

@@ -83,6 +83,14 @@ static void json_probe(const deadpos_probe_result* p) {
   json_how(&p->how_black_can_mate);
   printf("},\"castling_search\":%s,\"en_passant\":%s", p->castling_search ? "true" : "false",
          p->en_passant ? "true" : "false");
+  fputs(",\"warnings\":[", stdout);
+  int n = 0;
+  for (unsigned bit = 1; bit; bit <<= 1) {
+    if (!(p->warnings & bit)) continue;
+    const char* name = deadpos_warning_name(bit);
+    printf("%s\"%s\"", n++ ? "," : "", name ? name : "?unknown-bit?");
+  }
+  fputs("]", stdout);
 }
 
 /* The line of `mated` as probe --json --line writes it in "lines"; 0 when an error was printed. */

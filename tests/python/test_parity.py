@@ -10,13 +10,18 @@ from conftest import TABLES, command, public_positions
 PUBLIC = public_positions()
 
 # Beyond the public list: castling rights (the castling search), an en passant right, a line that
-# passes through a capture, a position beyond the <=4-man tables (searched), an EPD record.
+# passes through a capture, a position beyond the <=4-man tables (searched), an EPD record, two
+# positions no game can reach.
 EXTRA = [
     ("castling", "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1"),
     ("en-passant", "8/8/8/3pP3/8/8/8/k6K w - d6 0 2"),
     ("kqkp-capture", "7k/8/8/8/8/8/1q5P/K7 w - - 0 1"),
     ("six-men", "r1b1k3/8/8/8/8/8/8/R1B1K3 w - - 0 1"),
     ("epd", '8/8/8/4k3/8/8/8/R3K3 w - - bm Kd2; id "krk";'),
+    # positions no game can reach: the "warnings" list (an impossible double check that is also
+    # checkmate; ten knights beside a pawn, more promotions than the missing pawns allow)
+    ("impossible-check", "8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1"),
+    ("impossible-material", "7k/8/8/8/8/NNNNN3/NNNNN1P1/K7 w - - 0 1"),
 ]
 POSITIONS = PUBLIC + EXTRA
 FENS = [fen for _, fen in POSITIONS]

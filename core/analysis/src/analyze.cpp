@@ -77,6 +77,7 @@ Result<MateAnswer> analyze_side(const Tablebase& tb, const Position& pos, Color 
 Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt,
                                  bool want_lines) {
   PositionAnalysis r;
+  r.warnings = reachability_warnings(pos);
   if (!pos.has_legal_move()) {
     r.checkmate = pos.in_check();
     r.stalemate = !r.checkmate;

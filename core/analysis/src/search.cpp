@@ -247,13 +247,9 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
     }
     return a;
   }
-  if (const AnalysisRule r = cannot_mate_rule(root, mated_); r != AnalysisRule::None) {
-    a.method = Method::Rule;
-    a.rule = r;
-    return a;
-  }
+  // The board first (docs/cli.md, "Invariants"): a checkmate or stalemate on the board is decided
+  // by the rules of play alone, before any rule of the analysis, whose proofs may assume more.
   if (!root.has_legal_move()) {
-    // Checkmate or stalemate on the board: no table needed.
     if (root.in_check() && root.side_to_move() == mated_) {
       a.method = Method::Search;
       a.shortest = true;
@@ -262,6 +258,15 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
     }
     a.method = Method::Exhausted;
     a.positions = 1;
+    return a;
+  }
+  // The rules speak only of positions after a move (every rule's proof in docs/design.md, "Beyond
+  // the tables", is about the positions a move can produce, whatever the position before it), and
+  // the root itself was decided just above: so they close the root of a position no game can reach
+  // (deadpos/reachability.h) as soundly as any other.
+  if (const AnalysisRule r = cannot_mate_rule(root, mated_); r != AnalysisRule::None) {
+    a.method = Method::Rule;
+    a.rule = r;
     return a;
   }
   // The root is expanded as given (its frame is the real board); its key is only for duplicates.

@@ -20,6 +20,7 @@
 
 #include "deadpos/budget.h"
 #include "deadpos/position.h"
+#include "deadpos/reachability.h"
 #include "deadpos/result.h"
 #include "deadpos/tablebase.h"
 #include "deadpos/types.h"
@@ -126,6 +127,10 @@ struct PositionAnalysis {
   bool castling_search = false;  // (tables) castling rights answered by the exact castling search
   bool en_passant = false;       // (tables) an en passant capture was taken into account
   ByColor<MateAnswer> mate;      // indexed by the side to be mated
+  // Signs that no game can reach the position (deadpos/reachability.h); it is answered all the
+  // same, its moves being legal: the board is decided first and every rule speaks only of the
+  // positions after a move, so no answer depends on how the root was reached.
+  std::vector<PositionWarning> warnings;
   std::optional<bool> white_can_mate() const { return mate[Color::Black].can_mate(); }
   std::optional<bool> black_can_mate() const { return mate[Color::White].can_mate(); }
   // FIDE 5.2.2: true when neither side can be mated, false when one can, nullopt otherwise.
