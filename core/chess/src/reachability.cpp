@@ -39,7 +39,7 @@ Bitboard origins(Color c, PieceType pt, Square to) {
   const int t = to_index(to);
   const int r = t / 8, f = t % 8;
   Bitboard from = 0;
-  const int back = c == Color::White ? -1 : 1;                  // a pawn of c came from rank r + back
+  const int back = c == Color::White ? -1 : 1;  // a pawn of c came from rank r + back
   const int promotion_rank = c == Color::White ? 7 : 0;
   auto add = [&](int rr, int ff) {
     if (rr >= 0 && rr < 8 && ff >= 0 && ff < 8) from |= square_bb(square_at(rr * 8 + ff));
@@ -148,7 +148,8 @@ bool impossible_material(const Position& p) {
     const auto count = [&](PieceType pt) { return popcount(p.pieces(c, pt)); };
     const Bitboard bishops = p.pieces(c, PieceType::Bishop);
     const int promoted = std::max(0, count(PieceType::Queen) - 1) + std::max(0, count(PieceType::Rook) - 2) +
-                         std::max(0, count(PieceType::Knight) - 2) + std::max(0, popcount(bishops & kLightSquares) - 1) +
+                         std::max(0, count(PieceType::Knight) - 2) +
+                         std::max(0, popcount(bishops & kLightSquares) - 1) +
                          std::max(0, popcount(bishops & kDarkSquares) - 1);
     if (promoted > 8 - count(PieceType::Pawn)) return true;
   }
