@@ -157,7 +157,7 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["white_can_mate"] is True and j["black_can_mate"] is False and j["dead"] is False, j
 assert j["how"]["white_can_mate"]["method"] == "search", j["how"]
-assert j["how"]["black_can_mate"] == {"method": "rule", "rule": "lone-king"}, j["how"]
+assert j["how"]["black_can_mate"] == {"method": "rule", "rule": "lone-king", "reason": "it has only its king and no pawn"}, j["how"]
 assert j["table"] is None and j["dthm_black_mated_plies"] is None, j
 assert j["lines"][0]["mated"] == "black" and j["lines"][0]["shortest"] is False, j["lines"]
 ' "$work/out1.txt" || fail "missing table KQvK: answer: $(cat "$work/out1.txt")"

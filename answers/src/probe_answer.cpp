@@ -25,7 +25,7 @@ std::string side_text(Color winner, const MateAnswer& m) {
     case Method::Exhausted:
       return w + " cannot checkmate (all " + count_of(m.positions, "reachable position", "reachable positions") +
              " searched)";
-    case Method::Rule: return w + " cannot checkmate (rule: " + rule_text(m.rule) + ")";
+    case Method::Rule: return w + " cannot checkmate (rule: " + cannot_mate_reason(m) + ")";
     case Method::Undetermined:
       if (m.budget == BudgetKind::OutOfMemory) {
         return w + ": undetermined (out of memory after " + count_of(m.positions, "position", "positions") + ")";
@@ -53,6 +53,7 @@ nlohmann::json how_json(const MateAnswer& m) {
       j["positions"] = m.positions;
       break;
   }
+  if (std::string reason = cannot_mate_reason(m); !reason.empty()) j["reason"] = std::move(reason);
   return j;
 }
 

@@ -177,6 +177,7 @@ typedef enum deadpos_rule {
   DEADPOS_RULE_SAME_COLOURED_BISHOPS = 2,
   DEADPOS_RULE_NO_CHECKMATE_PLACEMENT = 3,
   DEADPOS_RULE_ONE_COLOUR_BISHOPS = 4,
+  DEADPOS_RULE_LOCKED_STRUCTURE = 5, /* since 0.2 */
   DEADPOS_RULE_MAX_ENUM = 0x7fffffff
 } deadpos_rule;
 
@@ -191,10 +192,13 @@ typedef enum deadpos_budget {
 
 /* "table", "search", "exhausted", "rule", "undetermined" */
 DEADPOS_API const char* deadpos_method_name(deadpos_method m);
-/* "none", "lone-king", "same-coloured-bishops", "no-checkmate-placement", "one-colour-bishops" */
+/* "none", "lone-king", "same-coloured-bishops", "no-checkmate-placement", "one-colour-bishops",
+ * "locked-structure" */
 DEADPOS_API const char* deadpos_rule_name(deadpos_rule r);
 /* "none", "nodes", "time", "memory", "out-of-memory" */
 DEADPOS_API const char* deadpos_budget_name(deadpos_budget b);
+
+#define DEADPOS_REASON_SIZE 512
 
 /* The proof behind one side's can-mate answer (`how.white_can_mate` / `how.black_can_mate`). */
 typedef struct deadpos_how {
@@ -205,6 +209,9 @@ typedef struct deadpos_how {
                             generated; else 0 */
   int line_plies;        /* SEARCH: length of the certificate line; else 0 */
   int shortest;          /* SEARCH: 1 when the line is proven shortest; else 0 */
+  /* Cannot mate (TABLE without a DTHM, EXHAUSTED, RULE): why, in words (`how.*.reason`), NUL-
+   * terminated (it always fits); "" otherwise (since 0.2). */
+  char reason[DEADPOS_REASON_SIZE];
 } deadpos_how;
 
 /* DTHM fields: plies of the shortest sequence of legal moves ending in that checkmate (>= 0), or: */
@@ -216,7 +223,7 @@ typedef struct deadpos_how {
 
 /* Signs that no game can reach the position (`warnings` of `deadpos probe --json`; docs/cli.md,
  * "Positions no game can reach"): bits of deadpos_probe_result.warnings. Such a position is still
- * answered exactly (its moves are legal), but no rule that assumes a reached position decides it. */
+ * answered exactly (its moves are legal); no answer depends on how the position was reached. */
 #define DEADPOS_WARNING_IMPOSSIBLE_CHECK 1u    /* "impossible-check": a check no single move gives */
 #define DEADPOS_WARNING_IMPOSSIBLE_MATERIAL 2u /* "impossible-material": more pieces than promotions explain */
 /* "impossible-check", "impossible-material" for one bit; NULL for anything else. */

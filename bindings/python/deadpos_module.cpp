@@ -99,6 +99,7 @@ py::dict how_dict(const MateAnswer& m) {
       d["positions"] = m.positions;
       break;
   }
+  if (std::string reason = deadpos::cannot_mate_reason(m); !reason.empty()) d["reason"] = reason;
   return d;
 }
 

@@ -225,6 +225,7 @@ deadpos_rule c_rule(deadpos::AnalysisRule r) {
     case AnalysisRule::SameColouredBishops: return DEADPOS_RULE_SAME_COLOURED_BISHOPS;
     case AnalysisRule::NoCheckmatePlacement: return DEADPOS_RULE_NO_CHECKMATE_PLACEMENT;
     case AnalysisRule::OneColourBishops: return DEADPOS_RULE_ONE_COLOUR_BISHOPS;
+    case AnalysisRule::LockedStructure: return DEADPOS_RULE_LOCKED_STRUCTURE;
   }
   return DEADPOS_RULE_NONE;
 }
@@ -261,6 +262,7 @@ deadpos_how c_how(const deadpos::MateAnswer& m) {
       h.positions = m.positions;
       break;
   }
+  copy_value(h.reason, sizeof h.reason, deadpos::cannot_mate_reason(m));
   return h;
 }
 
@@ -494,6 +496,7 @@ const char* deadpos_rule_name(deadpos_rule r) {
     case DEADPOS_RULE_SAME_COLOURED_BISHOPS: return deadpos::rule_name(AnalysisRule::SameColouredBishops);
     case DEADPOS_RULE_NO_CHECKMATE_PLACEMENT: return deadpos::rule_name(AnalysisRule::NoCheckmatePlacement);
     case DEADPOS_RULE_ONE_COLOUR_BISHOPS: return deadpos::rule_name(AnalysisRule::OneColourBishops);
+    case DEADPOS_RULE_LOCKED_STRUCTURE: return deadpos::rule_name(AnalysisRule::LockedStructure);
     default: break;
   }
   return "?";

@@ -46,6 +46,10 @@ static void json_how(const deadpos_how* h) {
       break;
     default: break;
   }
+  if (h->reason[0]) {
+    fputs(",\"reason\":", stdout);
+    json_string(h->reason);
+  }
   putchar('}');
 }
 

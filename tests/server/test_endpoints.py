@@ -123,7 +123,7 @@ def test_undetermined_answers_are_not_cached(serve):
     # short by a limit, with --request-ms by the clock) is computed again at every request, while a
     # table answer is served from the answer cache the second time.
     s = serve("--budget-nodes", "1")
-    beyond = "8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1"
+    beyond = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     in_tables = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
 
     def counts():

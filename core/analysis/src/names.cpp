@@ -2,6 +2,7 @@
 // (budgets: deadpos/budget.h, beside the castling search that names them too) (deadpos/analysis.h). Identifiers are
 // stable (JSON answers, the C API, the Python module: docs/cli.md); texts are for people.
 #include <array>
+#include <string>
 
 #include "deadpos/analysis.h"
 
@@ -22,7 +23,7 @@ namespace {
 
 // The one table of the rules: each renderer (the command's text and JSON, the server, the C API,
 // the Python module) reads its identifiers and texts from here. Indexed by AnalysisRule.
-constexpr std::array<RuleInfo, 5> kRules = {{
+constexpr std::array<RuleInfo, 6> kRules = {{
     {AnalysisRule::None, "none", "none", ""},
     {AnalysisRule::LoneKing, "lone-king", "it has only its king and no pawn", "Beyond the tables: Rules"},
     {AnalysisRule::SameColouredBishops, "same-coloured-bishops", "only bishops on squares of one colour, no pawns",
@@ -32,6 +33,9 @@ constexpr std::array<RuleInfo, 5> kRules = {{
     {AnalysisRule::OneColourBishops, "one-colour-bishops",
      "it has only bishops of one colour, the other side only queens, rooks and bishops of that colour",
      "Beyond the tables: Rules"},
+    {AnalysisRule::LockedStructure, "locked-structure",
+     "pawns that can never move or be taken wall the kings in, and no checkmate can ever be built behind them",
+     "Beyond the tables: Locked structures"},
 }};
 static_assert(
     [] {
@@ -76,6 +80,25 @@ const char* flag_reason_text(FlagVerdict::Reason r) {
       return "undetermined: the search budget ran out before the opponent's mate was found or refuted";
   }
   return "?";
+}
+
+std::string cannot_mate_reason(const MateAnswer& m) {
+  const std::string mated = m.mated == Color::White ? "White" : "Black";
+  switch (m.method) {
+    case Method::Table:
+      if (m.dthm) return "";
+      return "the verified table holds no sequence of legal moves from here that checkmates " + mated;
+    case Method::Exhausted: {
+      const std::string n = std::to_string(m.positions);
+      return "the " + n + (m.positions == 1 ? " position" : " positions") +
+             " reachable from here beyond the tables and rules were all searched and none leads to a checkmate of " +
+             mated;
+    }
+    case Method::Rule: return m.reason.empty() ? std::string(rule_text(m.rule)) : m.reason;
+    case Method::Search:
+    case Method::Undetermined: return "";
+  }
+  return "";
 }
 
 }  // namespace deadpos

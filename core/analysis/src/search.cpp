@@ -16,6 +16,8 @@
 // answer slower or undetermined, never wrong.
 #include "search.h"
 
+#include "locks.h"
+
 #include <new>
 
 namespace deadpos::internal {
@@ -267,6 +269,12 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
   if (const AnalysisRule r = cannot_mate_rule(root, mated_); r != AnalysisRule::None) {
     a.method = Method::Rule;
     a.rule = r;
+    a.reason = rule_text(r);
+    return a;
+  }
+  if (locked_cannot_mate(root, mated_, &a.reason)) {
+    a.method = Method::Rule;
+    a.rule = AnalysisRule::LockedStructure;
     return a;
   }
   // The root is expanded as given (its frame is the real board); its key is only for duplicates.
@@ -308,6 +316,15 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
         return found(root, u, {m}, *(*tc)->dthm[mated_]);
       }
       if (cannot_mate_rule(c, mated_, &rule_cache_) != AnalysisRule::None) continue;
+      // The locked-structure rule's answer changes only with the pawns or the men: a move of a
+      // piece or king stays inside the region it was computed with (regions are closed under
+      // moves while the frozen pawns stand), so a child with its parent's pawns and men gets the
+      // parent's answer, which was "not proven" (else the parent would not be expanded). An en
+      // passant square makes the rule decline, so a child of such a parent is tested afresh.
+      if ((c.pieces(PieceType::Pawn) != pu.pieces(PieceType::Pawn) || c.men() != pu.men() || pu.en_passant()) &&
+          locked_cannot_mate(c, mated_)) {
+        continue;
+      }
       int sym = 0;
       const Key k = stored_key(c, &sym);
       const std::uint64_t h = hash_of(k);

@@ -75,9 +75,12 @@ enum class AnalysisRule : std::uint8_t {
   // No pawns or knights; the mating side has only bishops, all on squares of one colour, and the
   // mated side only queens, rooks and bishops of that colour.
   OneColourBishops,
+  // Pawns that can never move or be taken wall the men in, and on no square the mated king can
+  // ever reach can a checkmate be built (MateAnswer::reason names the pawns and the squares).
+  LockedStructure,
 };
 // A rule's stable identifier ("lone-king", "same-coloured-bishops", "no-checkmate-placement",
-// "one-colour-bishops"), its text for people ("it has only its king and no pawn", ...: what the
+// "one-colour-bishops", "locked-structure"), its text for people ("it has only its king and no pawn", ...: what the
 // mating side has, or lacks) and the docs/design.md section with its soundness argument. One table
 // for every renderer; an out-of-range value reads as AnalysisRule::None.
 struct RuleInfo {
@@ -112,12 +115,21 @@ struct MateAnswer {
   int plies = 0;
   bool shortest = false;                   // the line is proven shortest (its length is the DTHM)
   AnalysisRule rule = AnalysisRule::None;  // Method::Rule
-  BudgetKind budget = BudgetKind::None;    // Method::Undetermined: the limit that stopped it
+  // Method::Rule: the proof in words for this position (the rule's text, or for the locked-structure
+  // rule which pawns can never move and where the king can stand); empty otherwise.
+  std::string reason;
+  BudgetKind budget = BudgetKind::None;  // Method::Undetermined: the limit that stopped it
   // Method::Exhausted: the distinct reachable positions stored (beyond the tables and rules; without
   // pawns and castling rights, one per class of board symmetry); otherwise the positions generated.
   std::uint64_t positions = 0;
   bool operator==(const MateAnswer&) const = default;
 };
+
+// Why `m.mated` cannot be checkmated, in words, for a "cannot mate" answer: Method::Table without a
+// DTHM, Exhausted (the positions searched), Rule (MateAnswer::reason, or the rule's text); "" for
+// any other answer. The `reason` of the JSON `how` objects, the C API and the Python module
+// (docs/cli.md). Thread-safe.
+std::string cannot_mate_reason(const MateAnswer& m);
 
 // Both questions for one position.
 struct PositionAnalysis {
