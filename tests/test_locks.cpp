@@ -84,14 +84,14 @@ std::optional<Position> random_wall(std::mt19937_64& rng) {
                                           PieceType::Knight, PieceType::Rook,   PieceType::Queen};
   std::vector<Piece> men{make_piece(Color::White, PieceType::King), make_piece(Color::Black, PieceType::King)};
   for (int k = uni(4); k > 0; --k)
-    men.push_back(make_piece(uni(2) == 0 ? Color::White : Color::Black,
-                             kExtras[uni(static_cast<int>(std::size(kExtras)))]));
+    men.push_back(
+        make_piece(uni(2) == 0 ? Color::White : Color::Black, kExtras[uni(static_cast<int>(std::size(kExtras)))]));
   for (Piece p : men) {
     const bool anywhere = uni(8) == 0;
     for (int tries = 0;; ++tries) {
       if (tries == 200) return std::nullopt;
       const int f = uni(8), r = uni(8);
-      const bool below = r < rank[static_cast<std::size_t>(f)], above = r > black[static_cast<std::size_t>(f)];
+      const bool below = r<rank[static_cast<std::size_t>(f)], above = r> black[static_cast<std::size_t>(f)];
       if (!anywhere && !(color_of(p) == Color::White ? below : above)) continue;
       if (pl[sq(f, r)] == kNoPiece) {
         pl[sq(f, r)] = p;
@@ -146,7 +146,8 @@ TEST(LockedStructure, NeverClosesAPositionWhereTheBruteForceFindsAMate) {
       if (t == Truth::Mate || a->reason.empty()) {
         std::lock_guard lock(mu);
         failures.push_back(pos.to_fen() + side_text(mated) + ": " +
-                           (t == Truth::Mate ? "the brute force finds a mate; rule said: " : "no reason: ") + a->reason);
+                           (t == Truth::Mate ? "the brute force finds a mate; rule said: " : "no reason: ") +
+                           a->reason);
       }
     }
   }
@@ -205,7 +206,6 @@ TEST(LockedStructure, AnalyzerGivesTheBruteForceAnswerWhereTheReachableSetIsSmal
               dead, decided);
 }
 
-
 // The classes of docs/design.md "Locked structures". Walls used below (White's pawns first):
 //   HIGH  a3 b4 c5 d4 e5 f4 g5 h4 against a4 b5 c6 d5 e6 f5 g6 h5: no pawn can take another
 //         (every pawn's capture squares are empty or hold its own men), and no king can pass:
@@ -261,8 +261,7 @@ const ClassCase kClassCases[] = {
     // answer stands, with the impossible-material warning).
     {'e', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P1B5/1B1B1B1B/6K1 w - - 0 1", Expect::Dead,
      "HIGH; five dark White bishops can never stand on a light square: as (a)"},
-    {'e', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P1B5/1B1B1B1B/6K1 b - - 0 1", Expect::Dead,
-     "the same with Black to move"},
+    {'e', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P1B5/1B1B1B1B/6K1 b - - 0 1", Expect::Dead, "the same with Black to move"},
     // (f) locked only after a forced move.
     {'f', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P7/6bB/6BK w - - 0 1", Expect::Dead,
      "HIGH; White is in check from the bishop on g2 and Kxg2 is the only legal move (g1 and h2 "
@@ -349,7 +348,8 @@ TEST(LockedStructure, ClassesAreDecided) {
     }
   }
   for (const auto& [cls, n] : per_class) EXPECT_GE(n, 20) << "class (" << cls << ") has " << n << " positions";
-  std::printf("[ locks ] class bases: %d 'cannot' answers confirmed by exhausting the reachable set\n", brute_confirmed);
+  std::printf("[ locks ] class bases: %d 'cannot' answers confirmed by exhausting the reachable set\n",
+              brute_confirmed);
 }
 
 }  // namespace

@@ -316,11 +316,10 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
         return found(root, u, {m}, *(*tc)->dthm[mated_]);
       }
       if (cannot_mate_rule(c, mated_, &rule_cache_) != AnalysisRule::None) continue;
-      // The locked-structure rule's answer changes only with the pawns or the men: a move of a
-      // piece or king stays inside the region it was computed with (regions are closed under
-      // moves while the frozen pawns stand), so a child with its parent's pawns and men gets the
-      // parent's answer, which was "not proven" (else the parent would not be expanded). An en
-      // passant square makes the rule decline, so a child of such a parent is tested afresh.
+      // The locked-structure rule is tried only where the pawns or the men changed (or the
+      // parent had an en passant square, where it declines): after a quiet piece or king move
+      // the regions under the parent's frozen set are the parent's, so the test fails as it did
+      // there. Skipping it never changes an answer (docs/design.md, "Locked structures").
       if ((c.pieces(PieceType::Pawn) != pu.pieces(PieceType::Pawn) || c.men() != pu.men() || pu.en_passant()) &&
           locked_cannot_mate(c, mated_)) {
         continue;
