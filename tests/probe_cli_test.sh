@@ -256,6 +256,33 @@ grep '^good' "$work/cases.tsv" | cut -f 3 >"$work/good.epd"
 "$deadpos" probe --tables "$tables" --epd "$work/good.epd" >/dev/null 2>&1
 rc=$?; [ "$rc" = 0 ] || fail "all-good EPD: exit code $rc, expected 0"
 
+# --flag answers only what the verdict needs (FIDE 6.9): here White (K+Q+R+B v K) can mate, so
+# the flagged Black's own question is not asked; --both-sides asks it (Black has a bare king: a
+# king never gives check, so Black cannot mate), and needs --flag (usage error, exit 2).
+flagpos="8/8/8/3k4/8/8/8/KQRB4 w - - 0 1"
+"$deadpos" probe --tables "$tables" --json --flag black "$flagpos" >"$work/out1.txt" 2>/dev/null
+"$deadpos" probe --tables "$tables" --json --flag black --both-sides "$flagpos" >"$work/out2.txt" 2>/dev/null
+python3 -c '
+import json, sys
+one, both = (json.load(open(f)) for f in sys.argv[1:3])
+assert one["flag"]["result"] == "1-0" and one["flag"]["reason"] == "opponent-can-mate", one
+assert one["white_can_mate"] is True and one["dead"] is False, one
+assert one["black_can_mate"] is None and one["how"]["black_can_mate"] == {"method": "not-asked"}, one
+assert both["flag"] == one["flag"] and both["black_can_mate"] is False, both
+assert both["how"]["black_can_mate"]["rule"] == "lone-king", both
+' "$work/out1.txt" "$work/out2.txt" || fail "flag-only: $(cat "$work/out1.txt" "$work/out2.txt")"
+"$deadpos" probe --tables "$tables" --flag black "$flagpos" 2>/dev/null | grep -q "Black: not asked" ||
+  fail "flag-only text lacks 'Black: not asked'"
+"$deadpos" probe --tables "$tables" --both-sides "$flagpos" >/dev/null 2>&1
+rc=$?; [ "$rc" = 2 ] || fail "--both-sides without --flag: exit code $rc, expected 2"
+# A drawn flag still asks both questions: the reason tells a dead position (5.2.2) from 6.9.
+"$deadpos" probe --tables "$tables" --json --flag white "8/8/8/3k4/8/8/8/KR6 w - - 0 1" >"$work/out1.txt" 2>/dev/null
+python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["flag"]["reason"] == "opponent-cannot-mate" and j["white_can_mate"] is True and j["black_can_mate"] is False, j
+' "$work/out1.txt" || fail "flag draw: $(cat "$work/out1.txt")"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2
   exit 1

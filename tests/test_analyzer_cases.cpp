@@ -520,5 +520,49 @@ TEST(AnalyzerCases, CheckmateOnTheBoardComesFirst) {
   EXPECT_EQ(v.reason, FlagVerdict::Reason::Checkmate) << flag_reason_text(v.reason);
 }
 
+// analyze_flag() against analyze(): the same FIDE 6.9 verdict, the same answer to the flagged side's
+// question, and the other question either the same or (only when the verdict does not need it:
+// the opponent can mate, or that is undetermined) not asked. Random positions of materials beyond
+// the 4-man tables, both flags, with a budget small enough to leave some undetermined.
+TEST(AnalyzeFlag, GivesAnalyzesVerdictAndAsksOnlyWhatItNeeds) {
+  const Tablebase* tb;
+  ASSERT_TABLES(tb);
+  AnalysisOptions opt;
+  opt.budget.nodes = 20'000;
+  std::mt19937_64 rng(69);
+  int not_asked = 0, asked = 0;
+  for (const char* key : {"KQvKRN", "KRPvKB", "KNNvKP", "KBBvKN", "KPPvKP", "KRvKBP", "KBPvKBP", "KQPvKQ"}) {
+    for (int i = 0; i < static_cast<int>(test::sample_size(60, 4)); ++i) {
+      const Position pos = test::random_position(key, rng);
+      auto both = deadpos::analyze(*tb, pos, opt, false);
+      ASSERT_TRUE(both) << both.error().message;
+      for (Color flagged : {Color::White, Color::Black}) {
+        SCOPED_TRACE(pos.to_fen() + (flagged == Color::White ? " (White flagged)" : " (Black flagged)"));
+        auto one = deadpos::analyze_flag(*tb, pos, flagged, opt, false);
+        ASSERT_TRUE(one) << one.error().message;
+        const FlagVerdict a = flag_verdict(*both, pos.side_to_move(), flagged);
+        const FlagVerdict b = flag_verdict(*one, pos.side_to_move(), flagged);
+        EXPECT_EQ(a.reason, b.reason);
+        EXPECT_EQ(a.result, b.result);
+        EXPECT_EQ(one->mate[flagged], both->mate[flagged]);
+        const MateAnswer& other = one->mate[~flagged];
+        if (other.method == Method::NotAsked) {
+          ++not_asked;
+          EXPECT_NE(one->mate[flagged].can_mate(), false) << "the draw's reason needs the other question";
+        } else {
+          ++asked;
+          EXPECT_EQ(other, both->mate[~flagged]);
+        }
+        EXPECT_EQ(one->checkmate, both->checkmate);
+        EXPECT_EQ(one->stalemate, both->stalemate);
+        EXPECT_EQ(one->warnings, both->warnings);
+      }
+    }
+  }
+  // Both branches are reached.
+  EXPECT_GT(not_asked, 0);
+  EXPECT_GT(asked, 0);
+}
+
 }  // namespace
 }  // namespace deadpos

@@ -301,7 +301,7 @@ std::vector<Position> variants(const Position& base, Expect e, std::mt19937_64& 
       for (int k = 1 + static_cast<int>(rng() % 10); k > 0; --k) {
         const MoveList moves = p.legal_moves();
         if (moves.size() == 0) break;
-        p = p.after(moves[static_cast<std::size_t>(rng() % moves.size())]);
+        p = p.after(moves[static_cast<int>(rng() % moves.size())]);
       }
       out.push_back(p);
     }
@@ -336,15 +336,21 @@ TEST(LockedStructure, ClassesAreDecided) {
         const MateAnswer& m = a->mate[mated];
         const auto can = m.can_mate();
         ASSERT_TRUE(can.has_value()) << "undetermined" << side_text(mated);
-        if (c.expect == Expect::Dead) EXPECT_FALSE(*can) << side_text(mated) << " said can mate";
+        if (c.expect == Expect::Dead) {
+          EXPECT_FALSE(*can) << side_text(mated) << " said can mate";
+        }
         if (*can) {
           any_can = true;
-          if (m.method == Method::Search) EXPECT_EQ(check_helpmate_line(pos, mated, m.line, m.plies), "");
+          if (m.method == Method::Search) {
+            EXPECT_EQ(check_helpmate_line(pos, mated, m.line, m.plies), "");
+          }
         } else {
           EXPECT_FALSE(cannot_mate_reason(m).empty());
         }
       }
-      if (c.expect == Expect::CanMate) EXPECT_TRUE(any_can) << "said dead";
+      if (c.expect == Expect::CanMate) {
+        EXPECT_TRUE(any_can) << "said dead";
+      }
     }
   }
   for (const auto& [cls, n] : per_class) EXPECT_GE(n, 20) << "class (" << cls << ") has " << n << " positions";

@@ -94,7 +94,9 @@ void ProbeTally::add(const ProbeAnswer& a) {
   for (const auto& [mated, m] : shown_lines(a))
     if (m->line_error && !first_error_code) first_error_code = exit_code(m->line_error->code);
   if (r.dead() == true) ++dead;
-  if (!r.white_can_mate() || !r.black_can_mate()) ++undetermined;
+  // A question a flag answer did not ask (Method::NotAsked) is not undetermined.
+  if (r.mate[Color::White].method == Method::Undetermined || r.mate[Color::Black].method == Method::Undetermined)
+    ++undetermined;
   if (!a.verdict) return;
   const auto why = a.verdict->reason;
   if (why == FlagVerdict::Reason::Checkmate || why == FlagVerdict::Reason::Stalemate) {

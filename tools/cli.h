@@ -75,7 +75,7 @@ bool output_ok();
 // Counts over a probe run, for the summary line.
 struct ProbeTally {
   std::uint64_t answered = 0, errors = 0, dead = 0;
-  std::uint64_t undetermined = 0;       // answered, at least one side's question undetermined
+  std::uint64_t undetermined = 0;       // answered, a question asked and left undetermined
   std::uint64_t flag_draws = 0;         // drawn although a flag fell
   std::uint64_t flag_wins = 0;          // won by the flagged side's opponent
   std::uint64_t flag_decided = 0;       // checkmate or stalemate on the board

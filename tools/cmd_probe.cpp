@@ -20,6 +20,7 @@ struct Args {
   bool json = false;
   bool line = false;
   std::string flag;  // "", "white", "black", "stm"
+  bool both_sides = false;
   AnalysisOptions analysis;
   std::int64_t cache_mb = -1;  // -1: not given, Tablebase::default_cache_bytes()
   std::int64_t budget_mb = 512;
@@ -67,7 +68,7 @@ class Prober {
   Result<ProbeAnswer> analyze(std::string_view input) const {
     auto pos = Position::from_fen(fen_of_epd_line(input));
     if (!pos) return pos.error();
-    answers::Request req{std::nullopt, a_.line, a_.analysis};
+    answers::Request req{std::nullopt, a_.line, a_.analysis, a_.both_sides};
     if (!a_.flag.empty()) {
       req.flagged = a_.flag == "white" ? Color::White : a_.flag == "black" ? Color::Black : pos->side_to_move();
     }
@@ -145,6 +146,10 @@ Subcommand add_probe(CLI::App& app) {
   cmd->add_flag("--json", a->json, "one JSON object per line");
   cmd->add_option("--flag", a->flag, "whose flag fell: white, black or stm (the side to move)")
       ->check(CLI::IsMember({"white", "black", "stm"}));
+  cmd->add_flag("--both-sides", a->both_sides,
+                "with --flag: also answer the flagged side's own question when the verdict does not need it "
+                "(default: it is 'not asked' when the opponent can mate or that is undetermined)")
+      ->needs("--flag");
   cmd->add_flag("--line", a->line,
                 "print a shortest helpmate line (SAN and UCI) for each side that can be mated (with --flag: the "
                 "flagged side's opponent's mate)");

@@ -32,6 +32,7 @@ std::string side_text(Color winner, const MateAnswer& m) {
       }
       return w + ": undetermined (" + budget_name(m.budget) + " budget ran out after " +
              count_of(m.positions, "position", "positions") + ")";
+    case Method::NotAsked: return w + ": not asked (the flag verdict does not need it)";
   }
   return w + ": ?";
 }
@@ -52,6 +53,7 @@ nlohmann::json how_json(const MateAnswer& m) {
       j["budget"] = budget_name(m.budget);
       j["positions"] = m.positions;
       break;
+    case Method::NotAsked: break;
   }
   if (std::string reason = cannot_mate_reason(m); !reason.empty()) j["reason"] = std::move(reason);
   return j;
@@ -186,7 +188,8 @@ nlohmann::json probe_error_json(std::string_view input, const Error& e) {
 }
 
 Result<ProbeAnswer> answer(const Tablebase& tb, const Position& pos, const Request& req) {
-  auto r = analyze(tb, pos, req.options, req.want_lines);
+  auto r = req.flagged && !req.both_sides ? analyze_flag(tb, pos, *req.flagged, req.options, req.want_lines)
+                                          : analyze(tb, pos, req.options, req.want_lines);
   if (!r) return r.error();
   ProbeAnswer out{pos, std::move(*r), req.flagged, std::nullopt, req.want_lines};
   if (req.flagged) out.verdict = flag_verdict(out.analysis, pos.side_to_move(), *req.flagged);

@@ -168,6 +168,7 @@ typedef enum deadpos_method {
   DEADPOS_METHOD_EXHAUSTED = 2,    /* cannot mate: every reachable position visited (positions) */
   DEADPOS_METHOD_RULE = 3,         /* cannot mate: a named rule (rule) */
   DEADPOS_METHOD_UNDETERMINED = 4, /* the budget ran out (budget) */
+  DEADPOS_METHOD_NOT_ASKED = 5,    /* not analysed: a flag-fall answer that did not need it */
   DEADPOS_METHOD_MAX_ENUM = 0x7fffffff
 } deadpos_method;
 

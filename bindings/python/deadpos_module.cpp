@@ -98,6 +98,7 @@ py::dict how_dict(const MateAnswer& m) {
       d["budget"] = budget_name(m.budget);
       d["positions"] = m.positions;
       break;
+    case Method::NotAsked: break;
   }
   if (std::string reason = deadpos::cannot_mate_reason(m); !reason.empty()) d["reason"] = reason;
   return d;

@@ -213,6 +213,7 @@ deadpos_method c_method(Method m) {
     case Method::Exhausted: return DEADPOS_METHOD_EXHAUSTED;
     case Method::Rule: return DEADPOS_METHOD_RULE;
     case Method::Undetermined: return DEADPOS_METHOD_UNDETERMINED;
+    case Method::NotAsked: return DEADPOS_METHOD_NOT_ASKED;
   }
   return DEADPOS_METHOD_UNDETERMINED;
 }
@@ -261,6 +262,7 @@ deadpos_how c_how(const deadpos::MateAnswer& m) {
       h.budget = c_budget(m.budget);
       h.positions = m.positions;
       break;
+    case Method::NotAsked: break;
   }
   copy_value(h.reason, sizeof h.reason, deadpos::cannot_mate_reason(m));
   return h;
@@ -483,6 +485,7 @@ const char* deadpos_method_name(deadpos_method m) {
     case DEADPOS_METHOD_EXHAUSTED: return deadpos::method_name(Method::Exhausted);
     case DEADPOS_METHOD_RULE: return deadpos::method_name(Method::Rule);
     case DEADPOS_METHOD_UNDETERMINED: return deadpos::method_name(Method::Undetermined);
+    case DEADPOS_METHOD_NOT_ASKED: return deadpos::method_name(Method::NotAsked);
     default: break;
   }
   return "?";

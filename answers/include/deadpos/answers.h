@@ -57,6 +57,10 @@ struct Request {
   std::optional<Color> flagged;  // whose flag fell; nullopt: no flag verdict
   bool want_lines = false;
   AnalysisOptions options;
+  // With flagged: false answers only what the verdict needs (analyze_flag: the other side's
+  // question is Method::NotAsked when the flagged side can be mated or that is undetermined);
+  // true asks both questions.
+  bool both_sides = false;
 };
 
 // One answered position, as rendered.
@@ -81,8 +85,9 @@ nlohmann::json probe_json(std::string_view input, const ProbeAnswer& a);
 std::string probe_error_text(std::string_view input, const Error& e);
 nlohmann::json probe_error_json(std::string_view input, const Error& e);
 
-// The answer to `req` for pos: analyze() of both sides (with lines when req.want_lines), then the
-// flag verdict of req.flagged. Errors: as analyze(). Thread-safe like analyze().
+// The answer to `req` for pos: analyze() of both sides (with lines when req.want_lines), or with
+// req.flagged (and not req.both_sides) analyze_flag(), then the flag verdict of req.flagged. Errors: as analyze().
+// Thread-safe like analyze().
 Result<ProbeAnswer> answer(const Tablebase& tb, const Position& pos, const Request& req);
 
 // ---- adjudicate answers -----------------------------------------------------------------------

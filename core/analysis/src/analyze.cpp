@@ -74,8 +74,13 @@ Result<MateAnswer> analyze_side(const Tablebase& tb, const Position& pos, Color 
   return analyze_side(tb, pos, mated, opt, want_line, deadline_of(opt), root);
 }
 
-Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt,
-                                 bool want_lines) {
+namespace {
+
+// analyze() and analyze_flag(): the board, the warnings, then the questions in `order`; the second
+// is asked only when `ask_second(first answer)` holds, else it is Method::NotAsked.
+template <typename AskSecond>
+Result<PositionAnalysis> analyze_in_order(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt,
+                                          bool want_lines, Color first, AskSecond ask_second) {
   PositionAnalysis r;
   r.warnings = reachability_warnings(pos);
   if (!pos.has_legal_move()) {
@@ -85,12 +90,18 @@ Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const
   // The root's table answer (with its castling search, if any) is read once for both questions;
   // each question has its own clock.
   RootTable root;
-  for (Color x : {Color::White, Color::Black}) {
+  for (Color x : {first, ~first}) {
+    // A table answers both questions in one read (the root's table answer is shared): no saving.
+    if (x != first && r.mate[first].method != Method::Table && !ask_second(r.mate[first])) {
+      r.mate[x].mated = x;
+      r.mate[x].method = Method::NotAsked;
+      continue;
+    }
     auto a = analyze_side(tb, pos, x, opt, want_lines, deadline_of(opt), root);
     if (!a) return a.error();
     r.mate[x] = std::move(*a);
   }
-  if (r.mate[Color::White].method == Method::Table) {
+  if (r.mate[first].method == Method::Table) {
     // The table answer of the root: its material key and how castling / en passant were handled.
     const ProbeResult p = internal::ProbeDoor::describe(pos);
     r.table = p.table;
@@ -98,6 +109,18 @@ Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const
     r.en_passant = p.en_passant;
   }
   return r;
+}
+
+}  // namespace
+
+Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt,
+                                 bool want_lines) {
+  return analyze_in_order(tb, pos, opt, want_lines, Color::White, [](const MateAnswer&) { return true; });
+}
+
+Result<PositionAnalysis> analyze_flag(const Tablebase& tb, const Position& pos, Color flagged,
+                                      const AnalysisOptions& opt, bool want_line) {
+  return analyze_in_order(tb, pos, opt, want_line, flagged, [](const MateAnswer& m) { return m.can_mate() == false; });
 }
 
 FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged) {

@@ -15,6 +15,7 @@ const char* method_name(Method m) {
     case Method::Exhausted: return "exhausted";
     case Method::Rule: return "rule";
     case Method::Undetermined: return "undetermined";
+    case Method::NotAsked: return "not-asked";
   }
   return "?";
 }
@@ -96,7 +97,8 @@ std::string cannot_mate_reason(const MateAnswer& m) {
     }
     case Method::Rule: return m.reason.empty() ? std::string(rule_text(m.rule)) : m.reason;
     case Method::Search:
-    case Method::Undetermined: return "";
+    case Method::Undetermined:
+    case Method::NotAsked: return "";
   }
   return "";
 }

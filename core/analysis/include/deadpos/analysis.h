@@ -61,8 +61,10 @@ enum class Method : std::uint8_t {
   Exhausted,     // cannot mate: every reachable position was visited (or ended in a table or rule)
   Rule,          // cannot mate: a named rule (AnalysisRule)
   Undetermined,  // the budget ran out
+  NotAsked,      // not analysed: a flag-fall answer (analyze_flag) that did not need this question
 };
-const char* method_name(Method m);  // "table", "search", "exhausted", "rule", "undetermined"
+// "table", "search", "exhausted", "rule", "undetermined", "not-asked"
+const char* method_name(Method m);
 
 // Rules that prove "cannot mate" without a search (docs/design.md, "Beyond the tables").
 enum class AnalysisRule : std::uint8_t {
@@ -99,7 +101,7 @@ struct MateAnswer {
   Method method = Method::Undetermined;
   // can_mate(): true (line below), false (proof: method), nullopt (undetermined).
   std::optional<bool> can_mate() const {
-    if (method == Method::Undetermined) return std::nullopt;
+    if (method == Method::Undetermined || method == Method::NotAsked) return std::nullopt;
     return method == Method::Table ? dthm.has_value() : method == Method::Search;
   }
   // Method::Table: the exact DTHM (plies), or nullopt when `mated` cannot be mated.
@@ -180,5 +182,16 @@ const char* flag_reason_name(FlagVerdict::Reason r);
 // men: Reason::Undetermined when the flagged side's question is undetermined and the position is
 // not known to be dead. `probe` is left empty. Pure; thread-safe.
 FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged);
+
+// Only what a flag-fall verdict (FIDE 6.9) needs, as analyze() otherwise: the flagged side's
+// question first (can its opponent mate it?); the other side's question only when the answer is
+// "cannot" (then the verdict is a draw, and only the other question tells a dead position, 5.2.2,
+// from 6.9's "opponent cannot mate"), or when the tables answered (one read gives both). When the
+// opponent can mate or the first question is undetermined, beyond the tables, mate[~flagged] is
+// Method::NotAsked, and dead() is false or undetermined as the
+// first answer implies. flag_verdict() of the result equals flag_verdict() of analyze()'s whenever
+// both are decided. Errors and thread-safety: as analyze().
+Result<PositionAnalysis> analyze_flag(const Tablebase& tb, const Position& pos, Color flagged,
+                                      const AnalysisOptions& opt, bool want_line);
 
 }  // namespace deadpos
