@@ -1,6 +1,6 @@
 // Scripted measurements of the analyzer beyond the tables (bench/bench_analyze.sh runs them):
 //
-//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N] [--lines 1]
+//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N] [--ms N] [--lines 1]
 //     One question per position of FILE (FEN or EPD lines, '#' comments): can the side that just
 //     moved (not the side to move) still checkmate? Prints decided / undetermined counts and the
 //     time per position on one thread: mean, 99th percentile, max (microseconds). With --lines 1
@@ -41,8 +41,9 @@ struct Args {
   long count = 20000;
   unsigned long seed = 1;
   std::uint64_t nodes = 2'000'000;
-  double slow_us = 0;  // positions mode: print every position slower than this (0: none)
-  bool lines = false;  // positions mode: ask for the certificate lines and replay them (--lines 1)
+  std::uint64_t ms = 0;  // positions mode: the time budget per question (0: none), milliseconds
+  double slow_us = 0;    // positions mode: print every position slower than this (0: none)
+  bool lines = false;    // positions mode: ask for the certificate lines and replay them (--lines 1)
 };
 
 bool replays(const Position& root, const std::vector<Move>& line, Color mated) {
@@ -73,6 +74,7 @@ int run_positions(const Tablebase& tb, const Args& a) {
   AnalysisOptions opt;
   opt.table_men = a.table_men;
   opt.budget.nodes = a.nodes;
+  opt.budget.time_ms = a.ms;
   std::vector<double> us;
   long decided = 0, undetermined = 0, cannot = 0, bad = 0;
   unsigned long long total_positions = 0;
@@ -212,6 +214,8 @@ int main(int argc, char** argv) {
       a.slow_us = std::atof(v.c_str());
     else if (k == "--nodes")
       a.nodes = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--ms")
+      a.ms = std::strtoull(v.c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;

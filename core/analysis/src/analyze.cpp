@@ -76,11 +76,13 @@ Result<MateAnswer> analyze_side(const Tablebase& tb, const Position& pos, Color 
 
 namespace {
 
-// analyze() and analyze_flag(): the board, the warnings, then the questions in `order`; the second
-// is asked only when `ask_second(first answer)` holds, else it is Method::NotAsked.
+// analyze() and analyze_flag(): the board, the warnings, then the questions, `first` first; the
+// second is asked only when `ask_second(first answer)` holds, else it is Method::NotAsked. With
+// one_clock both questions share one deadline (the second gets what the first left), else each
+// has its own.
 template <typename AskSecond>
 Result<PositionAnalysis> analyze_in_order(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt,
-                                          bool want_lines, Color first, AskSecond ask_second) {
+                                          bool want_lines, Color first, bool one_clock, AskSecond ask_second) {
   PositionAnalysis r;
   r.warnings = reachability_warnings(pos);
   if (!pos.has_legal_move()) {
@@ -90,6 +92,7 @@ Result<PositionAnalysis> analyze_in_order(const Tablebase& tb, const Position& p
   // The root's table answer (with its castling search, if any) is read once for both questions;
   // each question has its own clock.
   RootTable root;
+  const Deadline shared = deadline_of(opt);
   for (Color x : {first, ~first}) {
     // A table answers both questions in one read (the root's table answer is shared): no saving.
     if (x != first && r.mate[first].method != Method::Table && !ask_second(r.mate[first])) {
@@ -97,7 +100,7 @@ Result<PositionAnalysis> analyze_in_order(const Tablebase& tb, const Position& p
       r.mate[x].method = Method::NotAsked;
       continue;
     }
-    auto a = analyze_side(tb, pos, x, opt, want_lines, deadline_of(opt), root);
+    auto a = analyze_side(tb, pos, x, opt, want_lines, one_clock ? shared : deadline_of(opt), root);
     if (!a) return a.error();
     r.mate[x] = std::move(*a);
   }
@@ -115,12 +118,13 @@ Result<PositionAnalysis> analyze_in_order(const Tablebase& tb, const Position& p
 
 Result<PositionAnalysis> analyze(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt,
                                  bool want_lines) {
-  return analyze_in_order(tb, pos, opt, want_lines, Color::White, [](const MateAnswer&) { return true; });
+  return analyze_in_order(tb, pos, opt, want_lines, Color::White, false, [](const MateAnswer&) { return true; });
 }
 
 Result<PositionAnalysis> analyze_flag(const Tablebase& tb, const Position& pos, Color flagged,
                                       const AnalysisOptions& opt, bool want_line) {
-  return analyze_in_order(tb, pos, opt, want_line, flagged, [](const MateAnswer& m) { return m.can_mate() == false; });
+  return analyze_in_order(tb, pos, opt, want_line, flagged, true,
+                          [](const MateAnswer& m) { return m.can_mate() == false; });
 }
 
 FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged) {

@@ -189,8 +189,10 @@ FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color fl
 // from 6.9's "opponent cannot mate"), or when the tables answered (one read gives both). When the
 // opponent can mate or the first question is undetermined, beyond the tables, mate[~flagged] is
 // Method::NotAsked, and dead() is false or undetermined as the
-// first answer implies. flag_verdict() of the result equals flag_verdict() of analyze()'s whenever
-// both are decided. Errors and thread-safety: as analyze().
+// first answer implies. opt.budget.time_ms bounds the whole call (the second question gets what
+// the first left; the node and memory budgets stay per question), so a caller's clock is honoured
+// once, not twice. flag_verdict() of the result equals flag_verdict() of analyze()'s whenever both
+// are decided within their budgets. Errors and thread-safety: as analyze().
 Result<PositionAnalysis> analyze_flag(const Tablebase& tb, const Position& pos, Color flagged,
                                       const AnalysisOptions& opt, bool want_line);
 
