@@ -124,11 +124,65 @@ Reaches reaches(const Position& p, Bitboard frozen) {
   return r;
 }
 
+// Whether the men whose regions are `regions` can stand on every square of `need` at once: Hall's
+// condition over the subsets of `need` (at most 8 squares, the neighbours of a king square).
+bool can_fill(const std::array<Bitboard, 63>& regions, int count, Bitboard need) {
+  std::array<Square, 8> sq{};
+  int n = 0;
+  for (Bitboard b = need; b;) sq[static_cast<std::size_t>(n++)] = pop_lsb(b);
+  for (unsigned mask = 1; mask < (1u << n); ++mask) {
+    Bitboard t = 0;
+    for (int i = 0; i < n; ++i)
+      if (mask & (1u << i)) t |= bit(sq[static_cast<std::size_t>(i)]);
+    int men = 0;
+    for (int i = 0; i < count; ++i) men += (regions[static_cast<std::size_t>(i)] & t) != 0;
+    if (men < popcount(t)) return false;
+  }
+  return true;
+}
+
+// Step 2's test for X = mated with the walls `frozen` and the reaches r computed with them: true
+// when no square of X's king region can hold a checkmate of X. With `frozen_flights` false,
+// squares of `frozen` count as flights too (the relaxed test of frozen_pawns()).
+bool no_mate_square(const Reaches& r, Bitboard frozen, Color mated, bool frozen_flights) {
+  const Color w = ~mated;
+  const Bitboard check = r.attack[w] | r.frozen_pawn_attacks[w];
+  const Bitboard cover = check | king_spread(r.king_region[w]);
+  const Bitboard walls = frozen_flights ? frozen : 0;
+  // A checkmate with the king on k needs a check on k and every neighbour of k taken from the
+  // king: a wall, a square the other side attacks, or one of the mated side's own men.
+  for (Bitboard ks = r.king_region[mated] & check; ks;) {
+    const Square k = pop_lsb(ks);
+    const Bitboard flights = king_attacks(k) & ~walls & ~cover;
+    if (!flights || can_fill(r.regions[mated], r.men[mated], flights)) return false;
+  }
+  return true;
+}
+
 // Step 1: the greatest set of pawns that stay forever, given that they all do.
-Bitboard frozen_pawns(const Position& p, Reaches& r) {
-  Bitboard frozen = p.pieces(PieceType::Pawn);
+// Starts from a superset of it: the pawns whose square in front holds a pawn of that set or a
+// king (a pawn with a free square in front is dropped in the first round anyway). The iteration
+// shrinks every set that contains the greatest fixpoint to a fixpoint that still contains it,
+// hence to it. Returns 0 early when the mate test cannot succeed: every round's set contains the
+// greatest fixpoint, and with more walls the regions, attack sets and cover only shrink, so
+// no_mate_square(..., false) failing for the round's set (where a wall may count as a flight, a
+// superset of the final flights, filled by fewer men with smaller regions) means that step 2
+// fails for the fixpoint too.
+Bitboard frozen_pawns(const Position& p, Color mated, Reaches& r) {
+  const Bitboard pawns = p.pieces(PieceType::Pawn), kings = p.pieces(PieceType::King);
+  Bitboard frozen = pawns;
   for (;;) {
+    Bitboard held = 0;
+    for (Bitboard f = frozen; f;) {
+      const Square s = pop_lsb(f);
+      if (pawn_push(color_of(p.piece_on(s)), bit(s)) & (frozen | kings)) held |= bit(s);
+    }
+    if (held == frozen) break;
+    frozen = held;
+  }
+  while (frozen) {
     r = reaches(p, frozen);
+    if (!no_mate_square(r, frozen, mated, false)) return 0;
     Bitboard drop = 0;
     for (Bitboard f = frozen; f;) {
       const Square s = pop_lsb(f);
@@ -152,23 +206,7 @@ Bitboard frozen_pawns(const Position& p, Reaches& r) {
     if (!drop) return frozen;
     frozen &= ~drop;
   }
-}
-
-// Whether the men whose regions are `regions` can stand on every square of `need` at once: Hall's
-// condition over the subsets of `need` (at most 8 squares, the neighbours of a king square).
-bool can_fill(const std::array<Bitboard, 63>& regions, int count, Bitboard need) {
-  std::array<Square, 8> sq{};
-  int n = 0;
-  for (Bitboard b = need; b;) sq[static_cast<std::size_t>(n++)] = pop_lsb(b);
-  for (unsigned mask = 1; mask < (1u << n); ++mask) {
-    Bitboard t = 0;
-    for (int i = 0; i < n; ++i)
-      if (mask & (1u << i)) t |= bit(sq[static_cast<std::size_t>(i)]);
-    int men = 0;
-    for (int i = 0; i < count; ++i) men += (regions[static_cast<std::size_t>(i)] & t) != 0;
-    if (men < popcount(t)) return false;
-  }
-  return true;
+  return 0;
 }
 
 const char* colour_name(Color c) { return c == Color::White ? "White" : "Black"; }
@@ -187,19 +225,11 @@ std::string square_list(Bitboard b) {
 bool locked_cannot_mate(const Position& p, Color mated, std::string* reason) {
   if (p.en_passant() || !p.pieces(PieceType::Pawn)) return false;
   Reaches r;
-  const Bitboard frozen = frozen_pawns(p, r);
-  if (!frozen) return false;
+  const Bitboard frozen = frozen_pawns(p, mated, r);
+  if (!frozen || !no_mate_square(r, frozen, mated, true)) return false;  // step 2
   const Color w = ~mated;
   const Bitboard king = r.king_region[mated];
   const Bitboard check = r.attack[w] | r.frozen_pawn_attacks[w];
-  const Bitboard cover = check | king_spread(r.king_region[w]);
-  // Step 2: a checkmate with the king on k needs a check on k and every neighbour of k taken from
-  // the king: a wall, a square the other side attacks, or one of the mated side's own men.
-  for (Bitboard ks = king & check; ks;) {
-    const Square k = pop_lsb(ks);
-    const Bitboard flights = king_attacks(k) & ~frozen & ~cover;
-    if (!flights || can_fill(r.regions[mated], r.men[mated], flights)) return false;
-  }
   if (reason) {
     const std::string wn = colour_name(w), xn = colour_name(mated);
     *reason = "the pawns on " + square_list(frozen) + " can never move or be taken; " + xn +
