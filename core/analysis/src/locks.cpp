@@ -63,9 +63,43 @@ Reach piece_reach(PieceType pt, bool any, Bitboard start, Bitboard walls) {
   return r;
 }
 
+// The floods of a promoted piece (queen and knight moves) with one set of walls, remembered: such
+// a flood is a union of classes of an equivalence (its moves are symmetric), so the flood from a
+// square already inside a remembered one is that one, and each round computes one flood per class
+// met instead of one per pawn.
+class PromotionFloods {
+ public:
+  explicit PromotionFloods(Bitboard walls) : walls_(walls) {}
+  Reach from(Bitboard squares) {
+    Reach r;
+    for (Bitboard b = squares; b;) {
+      const Square s = pop_lsb(b);
+      std::size_t i = 0;
+      while (i < n_ && !(floods_[i].region & bit(s))) ++i;
+      if (i == n_) {
+        if (n_ == floods_.size()) {  // more classes than slots: compute without remembering
+          const Reach q = piece_reach(PieceType::Queen, true, bit(s), walls_);
+          r.region |= q.region;
+          r.attacks |= q.attacks;
+          continue;
+        }
+        floods_[n_++] = piece_reach(PieceType::Queen, true, bit(s), walls_);
+      }
+      r.region |= floods_[i].region;
+      r.attacks |= floods_[i].attacks;
+    }
+    return r;
+  }
+
+ private:
+  Bitboard walls_;
+  std::array<Reach, 16> floods_{};
+  std::size_t n_ = 0;
+};
+
 // A pawn of colour c on s that is not frozen: its pushes (and double step) and captures, as if a
 // man to take were always there, then on the last rank any piece from every square it reaches.
-Reach pawn_reach(Color c, Square s, Bitboard walls) {
+Reach pawn_reach(Color c, Square s, Bitboard walls, PromotionFloods& promotions) {
   const Bitboard start_rank = c == Color::White ? rank_bb(1) : rank_bb(6);
   Bitboard region = bit(s);
   for (;;) {
@@ -78,7 +112,7 @@ Reach pawn_reach(Color c, Square s, Bitboard walls) {
   }
   Reach r{region, pawn_captures(c, region & ~last_rank(c))};
   if (const Bitboard promo = region & last_rank(c)) {
-    const Reach q = piece_reach(PieceType::Queen, true, promo, walls);
+    const Reach q = promotions.from(promo);
     r.region |= q.region;
     r.attacks |= q.attacks;
   }
@@ -97,6 +131,7 @@ struct Reaches {
 
 Reaches reaches(const Position& p, Bitboard frozen) {
   Reaches r;
+  PromotionFloods promotions(frozen);
   for (Color c : {Color::White, Color::Black}) {
     r.frozen_pawn_attacks[c] = pawn_captures(c, frozen & p.pieces(c, PieceType::Pawn));
   }
@@ -115,7 +150,8 @@ Reaches reaches(const Position& p, Bitboard frozen) {
     while (men) {
       const Square s = pop_lsb(men);
       const PieceType pt = type_of(p.piece_on(s));
-      const Reach m = pt == PieceType::Pawn ? pawn_reach(c, s, frozen) : piece_reach(pt, false, bit(s), frozen);
+      const Reach m =
+          pt == PieceType::Pawn ? pawn_reach(c, s, frozen, promotions) : piece_reach(pt, false, bit(s), frozen);
       r.occupy[c] |= m.region;
       r.attack[c] |= m.attacks;
       r.regions[c][static_cast<std::size_t>(r.men[c]++)] = m.region;
