@@ -94,8 +94,11 @@ Result<PositionAnalysis> analyze_in_order(const Tablebase& tb, const Position& p
   RootTable root;
   const Deadline shared = deadline_of(opt);
   for (Color x : {first, ~first}) {
-    // A table answers both questions in one read (the root's table answer is shared): no saving.
-    if (x != first && r.mate[first].method != Method::Table && !ask_second(r.mate[first])) {
+    // A table answers both questions in one read (the root's table answer is shared), and the
+    // board answers both of a checkmate or stalemate (no move to search): no saving, so both are
+    // given (docs/cli.md, invariants 3 and 4, hold for flag answers too).
+    const bool terminal = r.checkmate || r.stalemate;
+    if (x != first && !terminal && r.mate[first].method != Method::Table && !ask_second(r.mate[first])) {
       r.mate[x].mated = x;
       r.mate[x].method = Method::NotAsked;
       continue;
