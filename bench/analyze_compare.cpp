@@ -1,10 +1,13 @@
 // Scripted measurements of the analyzer beyond the tables (bench/bench_analyze.sh runs them):
 //
-//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N] [--ms N] [--lines 1]
+//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N] [--ms N] [--lines 1] [--flag 1]
 //     One question per position of FILE (FEN or EPD lines, '#' comments): can the side that just
 //     moved (not the side to move) still checkmate? Prints decided / undetermined counts and the
 //     time per position on one thread: mean, 99th percentile, max (microseconds). With --lines 1
-//     every certificate line is asked for (the tables' tails included) and replayed here.
+//     every certificate line is asked for (the tables' tails included) and replayed here. With
+//     --flag 1 the time is that of the whole flag answer (analyze_flag, the side to move flagged,
+//     as `deadpos probe --flag stm`), which also asks the side to move's own question when the
+//     answer is "cannot".
 //
 //   deadpos_analyze_compare oracle --tables DIR --men M --table-men T [--count N] [--seed S] [--nodes N]
 //     N random legal positions spread over every material of M men (both orientations), both
@@ -44,6 +47,7 @@ struct Args {
   std::uint64_t ms = 0;  // positions mode: the time budget per question (0: none), milliseconds
   double slow_us = 0;    // positions mode: print every position slower than this (0: none)
   bool lines = false;    // positions mode: ask for the certificate lines and replay them (--lines 1)
+  bool flag = false;     // positions mode: time the whole flag answer (--flag 1)
 };
 
 bool replays(const Position& root, const std::vector<Move>& line, Color mated) {
@@ -92,7 +96,15 @@ int run_positions(const Tablebase& tb, const Args& a) {
     }
     const Color mated = pos->side_to_move();  // the side that just moved mates the side to move
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = deadpos::analyze_side(tb, *pos, mated, opt, a.lines);
+    Result<MateAnswer> r = MateAnswer{};
+    if (a.flag) {
+      // The whole flag answer (analyze_flag: the flagged side's question, the other when the
+      // verdict needs it), timed as one; the verdict's question is what is counted.
+      auto f = deadpos::analyze_flag(tb, *pos, mated, opt, a.lines);
+      r = f ? Result<MateAnswer>(std::move(f->mate[mated])) : Result<MateAnswer>(f.error());
+    } else {
+      r = deadpos::analyze_side(tb, *pos, mated, opt, a.lines);
+    }
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     if (!r) {
       std::fprintf(stderr, "error: %s: %s\n", line.c_str(), r.error().message.c_str());
@@ -210,6 +222,8 @@ int main(int argc, char** argv) {
       a.seed = std::strtoul(v.c_str(), nullptr, 10);
     else if (k == "--lines")
       a.lines = v == "1";
+    else if (k == "--flag")
+      a.flag = v == "1";
     else if (k == "--slow-us")
       a.slow_us = std::atof(v.c_str());
     else if (k == "--nodes")
