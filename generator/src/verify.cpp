@@ -285,8 +285,7 @@ class Verifier {
   }
   Values values_in(const LoadedTable& t, std::uint64_t i, Color stm) const {
     DEADPOS_CHECK(t.has_side(stm));  // a subtable holds the sides its parent enters (SuccessorSides)
-    return Values{{t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))][i],
-                   t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))][i]}};
+    return Values{{t.arrays(stm, Color::White)[i], t.arrays(stm, Color::Black)[i]}};
   }
   // Folds the successor codes of the moves `which` selects of the entry i (placement b) into bw,
   // bb; tells whether the entry is outside the domain and whether the side to move is in check.
@@ -619,8 +618,8 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
   alignas(64) std::uint8_t bb[R];
   std::memset(bw, kNoMove, R);
   std::memset(bb, kNoMove, R);
-  const std::uint8_t* succ_w = t_.arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
-  const std::uint8_t* succ_b = t_.arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
+  const std::uint8_t* succ_w = t_.arrays(them, Color::White).data();
+  const std::uint8_t* succ_b = t_.arrays(them, Color::Black).data();
   // Moves whose successor is not a shifted row: one entry at a time, the last man on each square of
   // `where`.
   const auto per_entry = [&](Bitboard where, auto&& values_of) {
@@ -651,8 +650,8 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
     b.sq[ul] = s0;
     const std::uint64_t c = index_of() - static_cast<std::uint64_t>(to_index(apply_symmetry(g, s0)) - shift);
     DEADPOS_CHECK(T.has_side(them));
-    const std::uint8_t* aw = T.arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
-    const std::uint8_t* ab = T.arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
+    const std::uint8_t* aw = T.arrays(them, Color::White).data();
+    const std::uint8_t* ab = T.arrays(them, Color::Black).data();
     if (g == 0) {
       fold_row<R>(bw, bb, aw + c, ab + c, where >> shift);
       return true;
@@ -733,10 +732,8 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
           const std::uint64_t base0 =
               target_index(capture_of_last, b, j, s0, last) - static_cast<std::uint64_t>(field_of(pt, s0)) * stride_j;
           DEADPOS_CHECK(capture_of_last.table->has_side(them));
-          const std::uint8_t* cw =
-              capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::White))].data();
-          const std::uint8_t* cb =
-              capture_of_last.table->arrays[static_cast<std::size_t>(array_of(them, Color::Black))].data();
+          const std::uint8_t* cw = capture_of_last.table->arrays(them, Color::White).data();
+          const std::uint8_t* cb = capture_of_last.table->arrays(them, Color::Black).data();
           per_entry(legal, [&](std::uint64_t) {
             const std::uint64_t n = base0 + static_cast<std::uint64_t>(field_of(pt, b.sq[ul])) * stride_j;
             return Values{{cw[n], cb[n]}};
@@ -917,8 +914,8 @@ void Verifier::check_row(Color us, std::uint64_t row_base, Board& b, const ByCol
 }
 
 void Verifier::check_slot(Color us, int kk, std::size_t max_report, SlotOutcome& out) const {
-  const auto& got_w = t_.arrays[static_cast<std::size_t>(array_of(us, Color::White))];
-  const auto& got_b = t_.arrays[static_cast<std::size_t>(array_of(us, Color::Black))];
+  const auto& got_w = t_.arrays(us, Color::White);
+  const auto& got_b = t_.arrays(us, Color::Black);
   walk_slot(us, kk, [&](std::uint64_t i, const Values& e) {
     const std::uint8_t gw = got_w[i];
     const std::uint8_t gb = got_b[i];
@@ -1041,7 +1038,7 @@ Status derive_side(LoadedTable& t, const TableSet& subtables, Color side, const 
   const TableIndex& idx = t.index;
   ByColor<std::uint8_t*> out{};
   for (Color x : {Color::White, Color::Black}) {
-    auto& a = t.arrays[static_cast<std::size_t>(array_of(side, x))];
+    auto& a = t.arrays(side, x);
     try {
       a.resize(idx.size());
     } catch (const std::bad_alloc&) {
@@ -1069,23 +1066,19 @@ Status derive_side(LoadedTable& t, const TableSet& subtables, Color side, const 
 
 Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) {
   using State = TableVerdict::State;
+  const TableDirectory dir(opt.dir);
   std::vector<Material> mats = opt.materials;
   std::vector<std::string> not_tables;  // *.dpt files whose name is not a canonical material key
   if (mats.empty()) {
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(opt.dir, ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec)) {
-      const std::filesystem::path& f = it->path();
-      if (f.extension() != ".dpt") continue;
-      const std::string key = f.stem().string();
-      auto m = Material::parse(key);
-      if (m && m->is_canonical() && m->key() == key && m->men() <= kMaxGenerateMen) {
-        mats.push_back(*m);
+    auto listed = dir.list();
+    if (!listed) return listed.error();
+    for (const TableDirectory::Entry& e : *listed) {
+      if (e.material && e.material->men() <= kMaxGenerateMen) {
+        mats.push_back(*e.material);
       } else {
-        not_tables.push_back(f.filename().string());
+        not_tables.push_back(e.name);
       }
     }
-    if (ec) return make_error(ErrorCode::Io, opt.dir + ": cannot list the table directory: " + ec.message());
     if (mats.empty() && not_tables.empty()) {
       return make_error(ErrorCode::MissingTable,
                         "no tables (*.dpt) in " + opt.dir + "; build them with: deadpos generate --out " + opt.dir);
@@ -1108,7 +1101,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
   for (const Material& m : order) {
     TableVerdict v;
     v.name = m.key();
-    auto t = load_table(opt.dir + "/" + table_file_name(m), m);
+    auto t = load_table(dir.table_path(m), m);
     if (!t) {
       v.state = State::Failed;
       v.error = t.error();
@@ -1136,7 +1129,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
       const std::string sk = s.key();
       if (v.state != State::Ok) {
         std::error_code ec;
-        if (!std::filesystem::exists(opt.dir + "/" + table_file_name(s), ec) && !ec) also_missing.push_back(sk);
+        if (!std::filesystem::exists(dir.table_path(s), ec) && !ec) also_missing.push_back(sk);
         continue;
       }
       if (auto it = verdict_of.find(sk); it != verdict_of.end() && out[it->second].state != State::Ok) {
@@ -1194,7 +1187,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
     v.name = f;
     v.state = State::Failed;
     v.error = make_error(ErrorCode::CorruptTable,
-                         opt.dir + "/" + f + ": not a table name (<KEY>.dpt with a canonical material key of at most " +
+                         dir.path_of(f) + ": not a table name (<KEY>.dpt with a canonical material key of at most " +
                              std::to_string(kMaxGenerateMen) + " men)");
     finish(std::move(v));
   }
