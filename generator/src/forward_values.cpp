@@ -291,6 +291,9 @@ class ForwardValues::Engine {
   template <int R, class Compare>
   void check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0, bool diagonal,
                  const Compare& compare) const;
+  // check_row()'s state and steps.
+  template <int R>
+  struct Row;
   // Calls sink(i, values) with the value each entry i of king-pair slot kk, side to move us, must
   // have, in index order.
   template <class Sink>
@@ -530,56 +533,120 @@ EntryState ForwardValues::Engine::entry(Color us, std::uint64_t i, const Board& 
 template <int R, class Compare>
 void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b, const ByColor<Bitboard>& by0,
                                       bool diagonal, const Compare& compare) const {
-  const Color them = ~us;
-  const int last = n_ - 1;
-  const auto ul = static_cast<std::size_t>(last);
-  const Piece last_pc = pc_[ul];
-  const PieceType last_type = pt_[ul];
-  const bool last_is_ours = color_of(last_pc) == us;
-  const Bitboard occ0 = by0[Color::White] | by0[Color::Black];
-  const Bitboard ours0 = by0[us];
-  const Bitboard theirs0 = by0[them];
-  const Square ksq = b.sq[static_cast<std::size_t>(to_index(us))];
-  const Square their_king = b.sq[static_cast<std::size_t>(to_index(them))];
+  Row<R> row(*this, us, row_base, b, by0, diagonal);
+  row.fold_other_men();
+  row.fold_last_man();
+  row.finish(compare);
+}
+
+// One row of check_row(): the kings and every man but the last fixed in b (prefix occupancy by0;
+// diagonal: both kings on a1-h8), the last man's field varying fastest over R squares (64, or 48
+// for a pawn). The constructor finds the row's entries in the domain and in check, as masks of the
+// last man's squares; the steps fold the successor codes of the moves into running minima per
+// entry and target (bw, bb), and finish() gives each entry's value to the sink. The steps set
+// b.sq[last] as they go; the other men of b stay as given.
+template <int R>
+struct ForwardValues::Engine::Row {
+  Row(const Engine& engine, Color side_to_move, std::uint64_t first_entry, Board& board,
+      const ByColor<Bitboard>& prefix, bool diagonal_kings);
+  // 1. Moves of our other men. Generated without the last man: it blocks those whose path or
+  // destination it stands on; where it is theirs and stands on the destination, it is captured.
+  void fold_other_men();
+  // 2. Moves of the last man when it is ours and has no identical men, off a1-h8 (else entry()
+  // makes them entry by entry, in finish()).
+  void fold_last_man();
+  // 3. Entry by entry: the verdict (and the last man's moves when they were not folded by rows):
+  // sink(i, values) for every entry i of the row, in index order.
+  template <class Sink>
+  void finish(const Sink& sink);
+
+  // The squares s of the last man from which, the last man on s, one of colour by's men other
+  // than slot cap attacks t (occupancy occ, without the last man): the attack of each man that
+  // sees t unless the last man stands between, and, if with_last and the last man is by's, the
+  // last man's own attack.
+  Bitboard hits(Color by, Square t, Bitboard occ, int cap, bool with_last) const;
+  // The slot of their man (not the last) on s. Precondition: one stands there (DEADPOS_CHECK).
+  int slot_on(Square s) const;
+  // Moves whose successor is not a shifted row: one entry at a time, the last man on each square
+  // of `where`, values_of(i) giving the successor's values of entry i.
+  template <class ValuesOf>
+  void per_entry(Bitboard where, const ValuesOf& values_of);
+  // values_of for per_entry: the position after man j moves to `to` (capturing cap, promoting to q).
+  auto move_values(int j, Square to, int cap, int q) const {
+    return [this, j, to, cap, q](std::uint64_t i) { return eng.after_move(us, i, b, diagonal, j, to, cap, q); };
+  }
+  // A successor placement whose index in table T is C + field(g(s)) for every square s of the last
+  // man (the last man is T's last man, without identical men, and T's symmetry g is fixed by the
+  // kings): found once through index_of(s0), then read for every s of `where`. false: not so.
+  template <class IndexOf>
+  bool fold_linear(const LoadedTable& T, int dest_last, Square wk, Square bkk, Bitboard where, const IndexOf& index_of);
+  // The same for a capture or promotion (target t) of man j to `to`, capturing slot cap.
+  bool fold_linear_target(const Target& t, int j, Square to, int cap, Bitboard where);
+
+  const Engine& eng;
+  const Color us;
+  const Color them;
+  const std::uint64_t row_base;  // index of the row's first entry
+  Board& b;
+  const ByColor<Bitboard>& by0;
+  const bool diagonal;
+  const int last;  // slot of the last man
+  const std::size_t ul;
+  const Piece last_pc;
+  const PieceType last_type;
+  const bool last_is_ours;
+  const bool last_by_row;  // the last man's own moves are folded by rows (fold_last_man)
+  const Bitboard occ0;
+  const Bitboard ours0;
+  const Bitboard theirs0;
+  const Square ksq;
+  const Square their_king;
+  const int shift;  // square masks to field masks (a pawn's field is its square minus 8)
+  const std::array<int, kMaxTableMen>& theirs;
+  const int n_them;
+  const std::uint8_t* const succ_w;  // this table's arrays of the side to move after our move
+  const std::uint8_t* const succ_b;
+  Bitboard their_pawns0 = 0;  // their pawns but the last man
+  Bitboard ok = 0;            // the last man's squares of entries in the domain
+  Bitboard check = 0;         // the last man's squares of entries where our king is in check
+  alignas(64) std::uint8_t bw[R];
+  alignas(64) std::uint8_t bb[R];
+};
+
+template <int R>
+ForwardValues::Engine::Row<R>::Row(const Engine& engine, Color side_to_move, std::uint64_t first_entry, Board& board,
+                                   const ByColor<Bitboard>& prefix, bool diagonal_kings)
+    : eng(engine),
+      us(side_to_move),
+      them(~side_to_move),
+      row_base(first_entry),
+      b(board),
+      by0(prefix),
+      diagonal(diagonal_kings),
+      last(engine.n_ - 1),
+      ul(static_cast<std::size_t>(last)),
+      last_pc(engine.pc_[ul]),
+      last_type(engine.pt_[ul]),
+      last_is_ours(color_of(last_pc) == us),
+      last_by_row(engine.last_by_row_ && !diagonal),
+      occ0(prefix[Color::White] | prefix[Color::Black]),
+      ours0(prefix[us]),
+      theirs0(prefix[them]),
+      ksq(board.sq[static_cast<std::size_t>(to_index(us))]),
+      their_king(board.sq[static_cast<std::size_t>(to_index(them))]),
+      shift(last_type == PieceType::Pawn ? 8 : 0),
+      theirs(engine.slots_[them]),
+      n_them(engine.count_[them]),
+      succ_w(engine.t_.arrays(them, Color::White).data()),
+      succ_b(engine.t_.arrays(them, Color::Black).data()) {
   // Squares the last man may stand on: empty, ranks 2-7 for a pawn, after its identical
   // predecessor in square order.
   Bitboard room = ~occ0;
   if (last_type == PieceType::Pawn) room &= 0x00FFFFFFFFFFFF00ULL;
-  if (same_as_prev_[ul]) room &= ~((Bitboard{2} << to_index(b.sq[ul - 1])) - 1);
-  // Square masks to field masks (a pawn's field is its square minus 8).
-  const int shift = last_type == PieceType::Pawn ? 8 : 0;
-
-  // hits(by, t, occ, cap, with_last): the squares s of the last man from which, the last man on s,
-  // one of colour by's men other than slot cap attacks t (occupancy occ, without the last man): the
-  // attack of each man that sees t unless the last man stands between, and, if with_last and the
-  // last man is by's, the last man's own attack.
-  const auto hits = [&](Color by, Square t, Bitboard occ, int cap, bool with_last) {
-    Bitboard m = 0;
-    const Bitboard tb = square_bb(t);
-    const auto& men = slots_[by];
-    for (int a = 0; a < count_[by]; ++a) {
-      const int k = men[static_cast<std::size_t>(a)];
-      if (k == last || k == cap) continue;
-      const auto u = static_cast<std::size_t>(k);
-      if (attacks_of(pc_[u], b.sq[u], occ) & tb) m |= is_slider(pt_[u]) ? ~between_bb(b.sq[u], t) : ~Bitboard{0};
-    }
-    if (with_last && color_of(last_pc) == by) m |= attackers_from(last_pc, t, occ);
-    return m;
-  };
-  const auto& theirs = slots_[them];
-  const int n_them = count_[them];
-  const auto slot_on = [&](Square s) {
-    for (int a = 1; a < n_them; ++a) {
-      const int k = theirs[static_cast<std::size_t>(a)];
-      if (k != last && b.sq[static_cast<std::size_t>(k)] == s) return k;
-    }
-    DEADPOS_CHECK(false);
-    return -1;
-  };
-  Bitboard their_pawns0 = 0;
+  if (eng.same_as_prev_[ul]) room &= ~((Bitboard{2} << to_index(b.sq[ul - 1])) - 1);
   for (int a = 1; a < n_them; ++a) {
     const int k = theirs[static_cast<std::size_t>(a)];
-    if (k != last && pt_[static_cast<std::size_t>(k)] == PieceType::Pawn)
+    if (k != last && eng.pt_[static_cast<std::size_t>(k)] == PieceType::Pawn)
       their_pawns0 |= square_bb(b.sq[static_cast<std::size_t>(k)]);
   }
   // Both kings on a1-h8: two symmetries reach the slot, the index keeps the smaller placement
@@ -588,75 +655,92 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
     for (Bitboard w = room; w;) {
       const Square s = pop_lsb(w);
       b.sq[ul] = s;
-      if (idx_.encode(b.sq) != row_base + static_cast<std::uint64_t>(to_index(s) - shift)) room &= ~square_bb(s);
+      if (eng.idx_.encode(b.sq) != row_base + static_cast<std::uint64_t>(to_index(s) - shift)) room &= ~square_bb(s);
     }
   }
-  // The domain: their king not attacked. ok: the last man's squares of entries in the domain.
-  const Bitboard ok = room & ~hits(us, their_king, occ0, -1, true);
-  // Our king in check, by the last man's square.
-  const Bitboard check = hits(them, ksq, occ0, -1, true);
-
-  alignas(64) std::uint8_t bw[R];
-  alignas(64) std::uint8_t bb[R];
+  // The domain: their king not attacked.
+  ok = room & ~hits(us, their_king, occ0, -1, true);
+  check = hits(them, ksq, occ0, -1, true);
   std::memset(bw, kNoMove, R);
   std::memset(bb, kNoMove, R);
-  const std::uint8_t* succ_w = t_.arrays(them, Color::White).data();
-  const std::uint8_t* succ_b = t_.arrays(them, Color::Black).data();
-  // Moves whose successor is not a shifted row: one entry at a time, the last man on each square of
-  // `where`.
-  const auto per_entry = [&](Bitboard where, auto&& values_of) {
-    while (where) {
-      const Square s = pop_lsb(where);
-      const int f = to_index(s) - shift;
-      b.sq[ul] = s;
-      fold(bw[f], bb[f], values_of(row_base + static_cast<std::uint64_t>(f)));
-    }
-  };
-  const auto move_values = [&](int j, Square to, int cap, int q) {
-    return [this, us, &b, diagonal, j, to, cap, q](std::uint64_t i) {
-      return after_move(us, i, b, diagonal, j, to, cap, q);
-    };
-  };
-  // A successor placement whose index in table T is C + field(g(s)) for every square s of the last
-  // man (the last man is T's last man, without identical men, and T's symmetry g is fixed by the
-  // kings): found once through index_of(s0), then read for every s of `where`. false: not so.
-  const auto fold_linear = [&](const LoadedTable& T, int dest_last, Square wk, Square bkk, Bitboard where,
-                               auto&& index_of) {
-    const TableIndex& ti = T.index;
-    if (dest_last != ti.men() - 1 || ti.piece(dest_last) != last_pc ||
-        (dest_last > 2 && ti.piece(dest_last - 1) == last_pc))
-      return false;
-    const int g = unique_sym_[ti.has_pawns() ? 1 : 0][static_cast<std::size_t>(to_index(wk) * 64 + to_index(bkk))];
-    if (g < 0) return false;
-    const Square s0 = lsb(where);
-    b.sq[ul] = s0;
-    const std::uint64_t c = index_of() - static_cast<std::uint64_t>(to_index(apply_symmetry(g, s0)) - shift);
-    DEADPOS_CHECK(T.has_side(them));
-    const std::uint8_t* aw = T.arrays(them, Color::White).data();
-    const std::uint8_t* ab = T.arrays(them, Color::Black).data();
-    if (g == 0) {
-      fold_row<R>(bw, bb, aw + c, ab + c, where >> shift);
-      return true;
-    }
-    while (where) {
-      const Square s = pop_lsb(where);
-      const int f = to_index(s) - shift;
-      const std::uint64_t n = c + static_cast<std::uint64_t>(to_index(apply_symmetry(g, s)) - shift);
-      fold(bw[f], bb[f], Values{{aw[n], ab[n]}});
-    }
-    return true;
-  };
-  // The same for a capture or promotion (target t) of man j to `to`, capturing slot cap.
-  const auto fold_linear_target = [&](const Target& t, int j, Square to, int cap, Bitboard where) {
-    if (t.swapped) return false;
-    const Square wk = j == 0 ? to : b.sq[0];
-    const Square bkk = j == 1 ? to : b.sq[1];
-    return fold_linear(*t.table, t.dest[ul], wk, bkk, where, [&] { return target_index(t, b, j, to, cap); });
-  };
+}
 
-  // 1. Moves of our other men. Generated without the last man: it blocks those whose path or
-  // destination it stands on; where it is theirs and stands on the destination, it is captured.
-  const auto& ours = slots_[us];
+template <int R>
+Bitboard ForwardValues::Engine::Row<R>::hits(Color by, Square t, Bitboard occ, int cap, bool with_last) const {
+  Bitboard m = 0;
+  const Bitboard tb = square_bb(t);
+  const auto& men = eng.slots_[by];
+  for (int a = 0; a < eng.count_[by]; ++a) {
+    const int k = men[static_cast<std::size_t>(a)];
+    if (k == last || k == cap) continue;
+    const auto u = static_cast<std::size_t>(k);
+    if (attacks_of(eng.pc_[u], b.sq[u], occ) & tb) m |= is_slider(eng.pt_[u]) ? ~between_bb(b.sq[u], t) : ~Bitboard{0};
+  }
+  if (with_last && color_of(last_pc) == by) m |= attackers_from(last_pc, t, occ);
+  return m;
+}
+
+template <int R>
+int ForwardValues::Engine::Row<R>::slot_on(Square s) const {
+  for (int a = 1; a < n_them; ++a) {
+    const int k = theirs[static_cast<std::size_t>(a)];
+    if (k != last && b.sq[static_cast<std::size_t>(k)] == s) return k;
+  }
+  DEADPOS_CHECK(false);
+  return -1;
+}
+
+template <int R>
+template <class ValuesOf>
+void ForwardValues::Engine::Row<R>::per_entry(Bitboard where, const ValuesOf& values_of) {
+  while (where) {
+    const Square s = pop_lsb(where);
+    const int f = to_index(s) - shift;
+    b.sq[ul] = s;
+    fold(bw[f], bb[f], values_of(row_base + static_cast<std::uint64_t>(f)));
+  }
+}
+
+template <int R>
+template <class IndexOf>
+bool ForwardValues::Engine::Row<R>::fold_linear(const LoadedTable& T, int dest_last, Square wk, Square bkk,
+                                                Bitboard where, const IndexOf& index_of) {
+  const TableIndex& ti = T.index;
+  if (dest_last != ti.men() - 1 || ti.piece(dest_last) != last_pc ||
+      (dest_last > 2 && ti.piece(dest_last - 1) == last_pc))
+    return false;
+  const int g = eng.unique_sym_[ti.has_pawns() ? 1 : 0][static_cast<std::size_t>(to_index(wk) * 64 + to_index(bkk))];
+  if (g < 0) return false;
+  const Square s0 = lsb(where);
+  b.sq[ul] = s0;
+  const std::uint64_t c = index_of() - static_cast<std::uint64_t>(to_index(apply_symmetry(g, s0)) - shift);
+  DEADPOS_CHECK(T.has_side(them));
+  const std::uint8_t* aw = T.arrays(them, Color::White).data();
+  const std::uint8_t* ab = T.arrays(them, Color::Black).data();
+  if (g == 0) {
+    fold_row<R>(bw, bb, aw + c, ab + c, where >> shift);
+    return true;
+  }
+  while (where) {
+    const Square s = pop_lsb(where);
+    const int f = to_index(s) - shift;
+    const std::uint64_t n = c + static_cast<std::uint64_t>(to_index(apply_symmetry(g, s)) - shift);
+    fold(bw[f], bb[f], Values{{aw[n], ab[n]}});
+  }
+  return true;
+}
+
+template <int R>
+bool ForwardValues::Engine::Row<R>::fold_linear_target(const Target& t, int j, Square to, int cap, Bitboard where) {
+  if (t.swapped) return false;
+  const Square wk = j == 0 ? to : b.sq[0];
+  const Square bkk = j == 1 ? to : b.sq[1];
+  return fold_linear(*t.table, t.dest[ul], wk, bkk, where, [&] { return eng.target_index(t, b, j, to, cap); });
+}
+
+template <int R>
+void ForwardValues::Engine::Row<R>::fold_other_men() {
+  const auto& ours = eng.slots_[us];
   const int up = us == Color::White ? 8 : -8;
   // Squares their men other than the last attack through our king's square (its capture of the
   // last man must not land there).
@@ -664,15 +748,16 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
   for (int a = 0; a < n_them; ++a) {
     const int k = theirs[static_cast<std::size_t>(a)];
     if (k != last)
-      danger |= attacks_of(pc_[static_cast<std::size_t>(k)], b.sq[static_cast<std::size_t>(k)], occ0 ^ square_bb(ksq));
+      danger |=
+          attacks_of(eng.pc_[static_cast<std::size_t>(k)], b.sq[static_cast<std::size_t>(k)], occ0 ^ square_bb(ksq));
   }
-  const Target* capture_of_last_p = last_is_ours ? nullptr : &target(last, -1, -1);
-  for (int a = 0; a < count_[us]; ++a) {
+  const Target* capture_of_last_p = last_is_ours ? nullptr : &eng.target(last, -1, -1);
+  for (int a = 0; a < eng.count_[us]; ++a) {
     const int j = ours[static_cast<std::size_t>(a)];
     if (j == last) continue;
     const auto uj = static_cast<std::size_t>(j);
     const Square from = b.sq[uj];
-    const PieceType pt = pt_[uj];
+    const PieceType pt = eng.pt_[uj];
     Bitboard targets;
     Bitboard reach;  // squares whose man it may capture (the last man's when it is theirs)
     if (pt == PieceType::Pawn) {
@@ -685,7 +770,7 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
           targets |= square_bb(square_at(to_index(one) + up));
       }
     } else {
-      reach = pt == PieceType::King ? king_attacks(from) : attacks_of(pc_[uj], from, occ0);
+      reach = pt == PieceType::King ? king_attacks(from) : attacks_of(eng.pc_[uj], from, occ0);
       targets = reach & ~ours0;
     }
     // Their king's square: where it is attacked the entry is outside the domain, or the last man
@@ -700,19 +785,19 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
         const bool promotes = pt == PieceType::Pawn && relative_rank(us, lsb(legal)) == 7;
         // Man j captures the last man where per_entry() has put it.
         const auto captures_last = [&, j](int q) {
-          return [&, j, q](std::uint64_t i) { return after_move(us, i, b, false, j, b.sq[ul], last, q); };
+          return [&, j, q](std::uint64_t i) { return eng.after_move(us, i, b, false, j, b.sq[ul], last, q); };
         };
         if (promotes) {
           for (int q = 0; q < 4; ++q) per_entry(legal, captures_last(q));
-        } else if (pt != PieceType::King && one_field_[uj] && !diagonal && !capture_of_last.swapped &&
-                   capture_of_last.table->index.has_pawns() == idx_.has_pawns()) {
+        } else if (pt != PieceType::King && eng.one_field_[uj] && !diagonal && !capture_of_last.swapped &&
+                   capture_of_last.table->index.has_pawns() == eng.idx_.has_pawns()) {
           // The subtable has our kings in the same slot (same scheme, identity symmetry: the row is
           // off the diagonal) and man j alone in its field: its index is linear in j's square.
           const TableIndex& sub = capture_of_last.table->index;
           const std::uint64_t stride_j = sub.stride(capture_of_last.dest[uj]);
           const Square s0 = lsb(legal);
-          const std::uint64_t base0 =
-              target_index(capture_of_last, b, j, s0, last) - static_cast<std::uint64_t>(field_of(pt, s0)) * stride_j;
+          const std::uint64_t base0 = eng.target_index(capture_of_last, b, j, s0, last) -
+                                      static_cast<std::uint64_t>(field_of(pt, s0)) * stride_j;
           DEADPOS_CHECK(capture_of_last.table->has_side(them));
           const std::uint8_t* cw = capture_of_last.table->arrays(them, Color::White).data();
           const std::uint8_t* cb = capture_of_last.table->arrays(them, Color::Black).data();
@@ -738,11 +823,13 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
       if (!legal) continue;
       if (pt == PieceType::Pawn && relative_rank(us, to) == 7) {
         for (int q = 0; q < 4; ++q)
-          if (!fold_linear_target(target(cap, j, q), j, to, cap, legal)) per_entry(legal, move_values(j, to, cap, q));
+          if (!fold_linear_target(eng.target(cap, j, q), j, to, cap, legal))
+            per_entry(legal, move_values(j, to, cap, q));
         continue;
       }
       if (cap >= 0) {
-        if (!fold_linear_target(target(cap, -1, -1), j, to, cap, legal)) per_entry(legal, move_values(j, to, cap, -1));
+        if (!fold_linear_target(eng.target(cap, -1, -1), j, to, cap, legal))
+          per_entry(legal, move_values(j, to, cap, -1));
         continue;
       }
       if (double_push) {
@@ -756,8 +843,8 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
         }
         if (ep) {
           per_entry(ep, [&, from, to](std::uint64_t) {
-            const Position pos = Position::from_men(pc_.data(), b.sq.data(), n_, us);
-            return position_values(pos.after(Move::make(from, to)));
+            const Position pos = Position::from_men(eng.pc_.data(), b.sq.data(), eng.n_, us);
+            return eng.position_values(pos.after(Move::make(from, to)));
           });
           legal &= ~ep;
           if (!legal) continue;
@@ -770,20 +857,20 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
       if (j < 2) {
         const Square w = j == 0 ? to : b.sq[0];
         const Square bk = j == 1 ? to : b.sq[1];
-        const int slot = slot_of_[static_cast<std::size_t>(to_index(w) * 64 + to_index(bk))];
+        const int slot = eng.slot_of_[static_cast<std::size_t>(to_index(w) * 64 + to_index(bk))];
         shifted = slot >= 0;
-        delta = (slot - b.kk) * stride_[0];
-      } else if (one_field_[uj] && !diagonal) {  // diagonal: the kings stay on a1-h8
+        delta = (slot - b.kk) * eng.stride_[0];
+      } else if (eng.one_field_[uj] && !diagonal) {  // diagonal: the kings stay on a1-h8
         shifted = true;
-        delta = (field_of(pt, to) - field_of(pt, from)) * stride_[uj];
+        delta = (field_of(pt, to) - field_of(pt, from)) * eng.stride_[uj];
       }
       if (!shifted) {
         const Square wk = j == 0 ? to : b.sq[0];
         const Square bkk = j == 1 ? to : b.sq[1];
-        const bool done = fold_linear(t_, last, wk, bkk, legal, [&] {
+        const bool done = fold_linear(eng.t_, last, wk, bkk, legal, [&] {
           TableIndex::Squares sq = b.sq;
           sq[uj] = to;
-          return idx_.encode(sq);
+          return eng.idx_.encode(sq);
         });
         if (!done) per_entry(legal, move_values(j, to, -1, -1));
         continue;
@@ -792,95 +879,98 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
       fold_row<R>(bw, bb, succ_w + next, succ_b + next, legal >> shift);
     }
   }
+}
 
-  // 2. Moves of the last man when it is ours and has no identical men, off a1-h8 (else entry()
-  // makes them entry by entry).
-  const bool last_by_row = last_by_row_ && !diagonal;
-  if (last_is_ours && last_by_row) {
-    // Quiet moves: the successor is the same row of the other side's arrays, shifted by the
-    // move's field difference (padded copies, so that a shifted read stays inside).
-    alignas(64) std::uint8_t pad_w[3 * 64];
-    alignas(64) std::uint8_t pad_b[3 * 64];
-    std::memset(pad_w, kNoMove, sizeof pad_w);
-    std::memset(pad_b, kNoMove, sizeof pad_b);
-    std::memcpy(pad_w + 64, succ_w + row_base, R);
-    std::memcpy(pad_b + 64, succ_b + row_base, R);
-    const auto fold_shifted = [&](Bitboard to, int d) {
-      if (to) fold_row<R>(bw, bb, pad_w + 64 + d, pad_b + 64 + d, Step::back(to, d) >> shift);
-    };
-    // Destinations where the last man leaves our king attacked.
-    const Bitboard quiet_ok = ~occ0 & ~hits(them, ksq, occ0, -1, false);
-    const auto leap = [&](const auto& steps) {
-      for (const Step& st : steps) fold_shifted(st.apply(ok) & quiet_ok, st.d);
-    };
-    const auto slide = [&](const auto& steps) {
-      for (const Step& st : steps) {
-        Bitboard cur = ok;
-        for (int k = 1; k < 8; ++k) {
-          cur = st.apply(cur);
-          if (!cur) break;
-          fold_shifted(cur & quiet_ok, k * st.d);
-          cur &= ~occ0;
-        }
+template <int R>
+void ForwardValues::Engine::Row<R>::fold_last_man() {
+  if (!last_is_ours || !last_by_row) return;
+  const int up = us == Color::White ? 8 : -8;
+  // Quiet moves: the successor is the same row of the other side's arrays, shifted by the
+  // move's field difference (padded copies, so that a shifted read stays inside).
+  alignas(64) std::uint8_t pad_w[3 * 64];
+  alignas(64) std::uint8_t pad_b[3 * 64];
+  std::memset(pad_w, kNoMove, sizeof pad_w);
+  std::memset(pad_b, kNoMove, sizeof pad_b);
+  std::memcpy(pad_w + 64, succ_w + row_base, R);
+  std::memcpy(pad_b + 64, succ_b + row_base, R);
+  const auto fold_shifted = [&](Bitboard to, int d) {
+    if (to) fold_row<R>(bw, bb, pad_w + 64 + d, pad_b + 64 + d, Step::back(to, d) >> shift);
+  };
+  // Destinations where the last man leaves our king attacked.
+  const Bitboard quiet_ok = ~occ0 & ~hits(them, ksq, occ0, -1, false);
+  const auto leap = [&](const auto& steps) {
+    for (const Step& st : steps) fold_shifted(st.apply(ok) & quiet_ok, st.d);
+  };
+  const auto slide = [&](const auto& steps) {
+    for (const Step& st : steps) {
+      Bitboard cur = ok;
+      for (int k = 1; k < 8; ++k) {
+        cur = st.apply(cur);
+        if (!cur) break;
+        fold_shifted(cur & quiet_ok, k * st.d);
+        cur &= ~occ0;
       }
-    };
-    if (last_type == PieceType::Knight) leap(kKnightSteps);
-    if (last_type == PieceType::Rook || last_type == PieceType::Queen) slide(kRookSteps);
-    if (last_type == PieceType::Bishop || last_type == PieceType::Queen) slide(kBishopSteps);
-    if (last_type == PieceType::Pawn) {
-      const Step forward{up, ~Bitboard{0}};
-      const Bitboard promotion_rank = rank_bb(us == Color::White ? 7 : 0);
-      const Bitboard one = forward.apply(ok) & ~occ0;  // single pushes' destinations
-      fold_shifted(one & quiet_ok & ~promotion_rank, up);
-      // Promotions: a subtable per piece, square by square (at most 8 origins).
-      const Bitboard promoting = Step::back(one & quiet_ok & promotion_rank, up);
-      for (int q = 0; q < 4; ++q) {
-        per_entry(promoting, [&, q](std::uint64_t i) {
-          return after_move(us, i, b, false, last, square_at(to_index(b.sq[ul]) + up), -1, q);
-        });
-      }
-      // Double pushes; beside one of their pawns the successor may carry an en passant right
-      // (through a Position).
-      const Bitboard two = forward.apply(one & rank_bb(us == Color::White ? 2 : 5)) & ~occ0 & quiet_ok;
-      Bitboard ep = 0;
-      for (Bitboard w = two; w;) {
-        const Square to = pop_lsb(w);
-        if (pawn_attacks(us, square_at(to_index(to) - up)) & their_pawns0) ep |= square_bb(to);
-      }
-      fold_shifted(two & ~ep, 2 * up);
-      per_entry(Step::back(ep, 2 * up), [&](std::uint64_t) {
-        const Position pos = Position::from_men(pc_.data(), b.sq.data(), n_, us);
-        return position_values(pos.after(Move::make(b.sq[ul], square_at(to_index(b.sq[ul]) + 2 * up))));
+    }
+  };
+  if (last_type == PieceType::Knight) leap(kKnightSteps);
+  if (last_type == PieceType::Rook || last_type == PieceType::Queen) slide(kRookSteps);
+  if (last_type == PieceType::Bishop || last_type == PieceType::Queen) slide(kBishopSteps);
+  if (last_type == PieceType::Pawn) {
+    const Step forward{up, ~Bitboard{0}};
+    const Bitboard promotion_rank = rank_bb(us == Color::White ? 7 : 0);
+    const Bitboard one = forward.apply(ok) & ~occ0;  // single pushes' destinations
+    fold_shifted(one & quiet_ok & ~promotion_rank, up);
+    // Promotions: a subtable per piece, square by square (at most 8 origins).
+    const Bitboard promoting = Step::back(one & quiet_ok & promotion_rank, up);
+    for (int q = 0; q < 4; ++q) {
+      per_entry(promoting, [&, q](std::uint64_t i) {
+        return eng.after_move(us, i, b, false, last, square_at(to_index(b.sq[ul]) + up), -1, q);
       });
     }
-    // Captures of their man c on cs: one successor (per promotion piece) for every square the
-    // last man captures from; legal unless another of their men attacks our king (the last man's
-    // square is vacated, cs stays occupied).
-    for (int a = 1; a < n_them; ++a) {
-      const int c = theirs[static_cast<std::size_t>(a)];
-      const Square cs = b.sq[static_cast<std::size_t>(c)];
-      const Bitboard from = attackers_from(last_pc, cs, occ0) & ok;
-      if (!from || (hits(them, ksq, occ0, c, false) & square_bb(cs))) continue;
-      b.sq[ul] = lsb(from);
-      const bool promotes = last_type == PieceType::Pawn && relative_rank(us, cs) == 7;
-      for (int q = promotes ? 0 : -1; q < (promotes ? 4 : 0); ++q) {
-        const Values v = after_move(us, row_base, b, false, last, cs, c, q);
-        for (Bitboard w = from; w;) {
-          const int f = to_index(pop_lsb(w)) - shift;
-          fold(bw[f], bb[f], v);
-        }
+    // Double pushes; beside one of their pawns the successor may carry an en passant right
+    // (through a Position).
+    const Bitboard two = forward.apply(one & rank_bb(us == Color::White ? 2 : 5)) & ~occ0 & quiet_ok;
+    Bitboard ep = 0;
+    for (Bitboard w = two; w;) {
+      const Square to = pop_lsb(w);
+      if (pawn_attacks(us, square_at(to_index(to) - up)) & their_pawns0) ep |= square_bb(to);
+    }
+    fold_shifted(two & ~ep, 2 * up);
+    per_entry(Step::back(ep, 2 * up), [&](std::uint64_t) {
+      const Position pos = Position::from_men(eng.pc_.data(), b.sq.data(), eng.n_, us);
+      return eng.position_values(pos.after(Move::make(b.sq[ul], square_at(to_index(b.sq[ul]) + 2 * up))));
+    });
+  }
+  // Captures of their man c on cs: one successor (per promotion piece) for every square the
+  // last man captures from; legal unless another of their men attacks our king (the last man's
+  // square is vacated, cs stays occupied).
+  for (int a = 1; a < n_them; ++a) {
+    const int c = theirs[static_cast<std::size_t>(a)];
+    const Square cs = b.sq[static_cast<std::size_t>(c)];
+    const Bitboard from = attackers_from(last_pc, cs, occ0) & ok;
+    if (!from || (hits(them, ksq, occ0, c, false) & square_bb(cs))) continue;
+    b.sq[ul] = lsb(from);
+    const bool promotes = last_type == PieceType::Pawn && relative_rank(us, cs) == 7;
+    for (int q = promotes ? 0 : -1; q < (promotes ? 4 : 0); ++q) {
+      const Values v = eng.after_move(us, row_base, b, false, last, cs, c, q);
+      for (Bitboard w = from; w;) {
+        const int f = to_index(pop_lsb(w)) - shift;
+        fold(bw[f], bb[f], v);
       }
     }
   }
+}
 
-  // 3. Entry by entry: the verdict (and the last man's moves when they were not folded by rows).
+template <int R>
+template <class Sink>
+void ForwardValues::Engine::Row<R>::finish(const Sink& sink) {
   const bool last_by_entry = last_is_ours && !last_by_row;
   for (int f = 0; f < R; ++f) {
     const std::uint64_t i = row_base + static_cast<std::uint64_t>(f);
     const Square s = square_at(f + shift);
     const Bitboard sb = square_bb(s);
     if (!(ok & sb)) {
-      compare(i, kInvalidValues);
+      sink(i, kInvalidValues);
       continue;
     }
     EntryState st = (check & sb) ? EntryState::Check : EntryState::NoCheck;
@@ -889,9 +979,9 @@ void ForwardValues::Engine::check_row(Color us, std::uint64_t row_base, Board& b
       b.by_color = by0;
       b.by_color[color_of(last_pc)] |= sb;
       b.occ = occ0 | sb;
-      st = entry(us, i, b, diagonal, Which::Last, bw[f], bb[f]);
+      st = eng.entry(us, i, b, diagonal, Which::Last, bw[f], bb[f]);
     }
-    compare(i, finish_entry(st, us, bw[f], bb[f]));
+    sink(i, finish_entry(st, us, bw[f], bb[f]));
   }
 }
 
