@@ -12,7 +12,7 @@
 
 namespace deadpos::bench {
 
-using TableArrays = std::array<std::vector<std::uint8_t>, kNumArrays>;
+using TableArrays = Sides<std::vector<std::uint8_t>>;
 
 // Every array of f as TableFile::read_array gives it (index order, invalid entries 255); on an
 // error, prints "PROGRAM: message" on standard error and returns nullopt.

@@ -586,7 +586,7 @@ TEST(CorruptTable, ValuesAtTheFormatLimitAreNotExtended) {
   copy_table("KPvKP", dir);
   auto tf = TableFile::open(table_path("KPvK").string(), FileCheck::Full);
   ASSERT_TRUE(tf) << tf.error().message;
-  std::array<std::vector<std::uint8_t>, kNumArrays> arrays;
+  Sides<std::vector<std::uint8_t>> arrays;
   for (int a = 0; a < kNumArrays; ++a) {
     auto arr = tf->read_array(a);
     ASSERT_TRUE(arr) << arr.error().message;

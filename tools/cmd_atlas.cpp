@@ -43,7 +43,7 @@ int run_atlas_command(const Args& a) {
     const Material m = *Material::parse(key);
     std::optional<std::string> path;
     for (const auto& d : a.dirs) {
-      const std::string p = d + "/" + table_file_name(m);
+      const std::string p = TableDirectory(d).table_path(m);
       auto exists = regular_file_exists(p);
       if (!exists) return report(exists.error());
       if (*exists) {

@@ -109,10 +109,9 @@ int run_query_command(Args& a) {
     if (!checked) return report(checked.error());
     const Material m = *Material::parse(key);
     const Material canon = m.canonical();
-    const std::string file = table_file_name(canon);
     std::optional<std::string> path;
     for (const auto& d : a.dirs) {
-      const std::string p = d + "/" + file;
+      const std::string p = TableDirectory(d).table_path(canon);
       auto exists = regular_file_exists(p);
       if (!exists) return report(exists.error());
       if (*exists) {
@@ -123,9 +122,9 @@ int run_query_command(Args& a) {
     if (!path) {
       std::string d;
       for (const auto& x : a.dirs) d += (d.empty() ? "" : ", ") + x;
-      return report(make_error(ErrorCode::MissingTable, "no table " + file + " for " + key + " in " + d +
-                                                            "; build it with: deadpos generate " + canon.key() +
-                                                            " --out " + a.dirs.front()));
+      return report(make_error(ErrorCode::MissingTable, "no table " + TableDirectory::table_file_name(canon) + " for " +
+                                                            key + " in " + d + "; build it with: deadpos generate " +
+                                                            canon.key() + " --out " + a.dirs.front()));
     }
     auto t = TableFile::open(*path, canon, FileCheck::HeaderOnly);
     if (!t) return report(t.error());

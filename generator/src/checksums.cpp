@@ -154,11 +154,8 @@ Result<std::vector<ChecksumLine>> parse_checksum_list(std::string_view text, con
     }
     c.file = std::string(line.substr(66));
     const std::string_view name = c.file;
-    if (name.size() < 5 || name.substr(name.size() - 4) != ".dpt") {
-      return bad_name(name, "is not a table file name <KEY>.dpt");
-    }
-    const auto m = Material::parse(name.substr(0, name.size() - 4));
-    if (!m || !m->is_canonical() || m->key() != name.substr(0, name.size() - 4)) {
+    if (!TableDirectory::is_table_file_name(name)) return bad_name(name, "is not a table file name <KEY>.dpt");
+    if (!TableDirectory::material_of_table_file(name)) {
       return bad_name(name, "is not a table file name <KEY>.dpt (KEY a canonical material key)");
     }
     if (!seen.insert(c.file).second) return bad_name(name, "is listed twice");
@@ -189,14 +186,9 @@ Result<ChecksumReport> check_checksums(const CheckChecksumsOptions& opt) {
   // The directory's *.dpt entries, whatever their type.
   std::set<std::string> present;
   {
-    std::error_code ec;
-    std::filesystem::directory_iterator it(opt.dir, ec);
-    if (ec) return io_error(opt.dir, "cannot list the table directory: " + ec.message());
-    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (name.size() > 4 && name.compare(name.size() - 4, 4, ".dpt") == 0) present.insert(name);
-    }
-    if (ec) return io_error(opt.dir, "cannot list the table directory: " + ec.message());
+    auto listed = TableDirectory(opt.dir).list();
+    if (!listed) return listed.error();
+    for (TableDirectory::Entry& e : *listed) present.insert(std::move(e.name));
   }
   const auto path_of = [&](const std::string& name) { return (std::filesystem::path(opt.dir) / name).string(); };
 

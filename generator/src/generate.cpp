@@ -57,33 +57,9 @@ Status write_text_atomic(const std::string& path, const std::string& text) {
   return write_file_atomic(path, {std::as_bytes(std::span(text.data(), text.size()))});
 }
 
-// The pid of one of our own temporaries: <KEY>.dpt.tmp.<pid> or <KEY>.json.tmp.<pid>, KEY a
-// canonical material key of at most kMaxGenerateMen men and pid in decimal as to_string writes it
-// (write_file_atomic's naming); 0 for any other name.
-pid_t own_temporary_pid(const std::string& name) {
-  const auto at = name.rfind(".tmp.");
-  if (at == std::string::npos) return 0;
-  const std::string digits = name.substr(at + 5);
-  if (digits.empty() || digits.size() > 9 || digits[0] == '0' ||
-      digits.find_first_not_of("0123456789") != std::string::npos) {
-    return 0;
-  }
-  std::string key = name.substr(0, at);
-  for (const char* ext : {".dpt", ".json"}) {
-    const std::string e = ext;
-    if (key.size() > e.size() && key.compare(key.size() - e.size(), e.size(), e) == 0) {
-      key.resize(key.size() - e.size());
-      const auto m = Material::parse(key);
-      if (!m || !m->is_canonical() || m->key() != key || m->men() > kMaxGenerateMen) return 0;
-      return static_cast<pid_t>(std::stol(digits));
-    }
-  }
-  return 0;
-}
-
-// Removes our own temporaries (own_temporary_pid) in dir whose writer process no longer exists (a
-// killed run). Regular files only (a link of that name is not ours); files of live processes, and
-// anything else, are left alone. Returns the removed paths.
+// Removes our own temporaries (TableDirectory::own_temporary_pid, tables of at most
+// kMaxGenerateMen men) in dir whose writer process no longer exists (a killed run). Regular files only (a link of that
+// name is not ours); files of live processes, and anything else, are left alone. Returns the removed paths.
 std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
   std::vector<std::string> removed;
   std::error_code ec;
@@ -91,7 +67,8 @@ std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
   for (std::filesystem::directory_iterator it(dir, ec); !ec && it != std::filesystem::directory_iterator();
        it.increment(ec)) {
     const std::filesystem::directory_entry& e = *it;
-    const pid_t pid = own_temporary_pid(e.path().filename().string());
+    const auto pid =
+        static_cast<pid_t>(TableDirectory::own_temporary_pid(e.path().filename().string(), kMaxGenerateMen));
     std::error_code st;
     if (pid == 0 || !std::filesystem::is_regular_file(e.symlink_status(st))) continue;
     if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
@@ -105,7 +82,7 @@ std::vector<std::string> remove_stale_temporaries(const std::string& dir) {
 // leaves a file the next run removes), so that a directory we cannot write fails before minutes
 // of solving rather than at the first table write.
 Status check_writable(const std::string& dir, const Material& m) {
-  const std::string probe = dir + "/" + table_file_name(m) + ".tmp." + std::to_string(::getpid());
+  const std::string probe = TableDirectory::temporary_path(TableDirectory(dir).table_path(m), ::getpid());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
   if (fd < 0) {
     return make_error(ErrorCode::Io, dir + ": cannot write tables in this directory (creating " + probe +
@@ -135,7 +112,7 @@ bool invalid_marks_match_index(const LoadedTable& t) {
   bool ok = true;
   for (int a = 0; a < kNumArrays; ++a) {
     const std::uint8_t* p = t.arrays[static_cast<std::size_t>(a)].data();
-    const Color stm = a < 2 ? Color::White : Color::Black;  // section 3
+    const Color stm = side_to_move_of_array(a);
 #pragma omp parallel for schedule(static) reduction(&& : ok)
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::uint64_t valid = t.index.row_positions(static_cast<std::uint64_t>(r), stm);
@@ -167,9 +144,10 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   const std::vector<Material> order = build_order(targets);
   // A FIFO (or directory, device, socket) under a table's name: refused before any work, never
   // opened (a FIFO blocks) nor replaced by the rename of a new table.
+  const TableDirectory out(opt.out_dir);
   for (const Material& m : order) {
-    for (const std::string& name : {table_file_name(m), m.key() + ".json"}) {
-      if (auto r = regular_file_exists(opt.out_dir + "/" + name); !r) {
+    for (const std::string& path : {out.table_path(m), out.stats_path(m)}) {
+      if (auto r = regular_file_exists(path); !r) {
         return make_error(
             r.error().code,
             r.error().message + "; deadpos replaces only regular files: remove it or choose another directory");
@@ -182,7 +160,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   TableSet set(opt.out_dir);
   bool writable = false;
   for (const Material& m : order) {
-    const std::string path = opt.out_dir + "/" + table_file_name(m);
+    const std::string path = out.table_path(m);
     if (!(opt.force && is_target(m)) && std::filesystem::exists(path, ec)) {
       if (auto f = TableFile::open(path, m)) {
         bool damaged = false;
@@ -210,7 +188,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
         if (!damaged) {
           // Every table we write has its statistics beside it (written first); one that lost them
           // (deleted by hand) gets them back from the table itself, not by solving it again.
-          const std::string json = opt.out_dir + "/" + m.key() + ".json";
+          const std::string json = out.stats_path(m);
           if (!stats_file_intact(json, m.key())) {
             if (!writable) {
               if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
@@ -256,7 +234,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     // time), never a table without its .json. "seconds" therefore ends before the table write.
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     stats.peak_rss_bytes = peak_rss();
-    if (Status st = write_text_atomic(opt.out_dir + "/" + m.key() + ".json", stats_to_json(stats)); !st) {
+    if (Status st = write_text_atomic(out.stats_path(m), stats_to_json(stats)); !st) {
       return st.error();
     }
     if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();

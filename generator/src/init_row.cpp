@@ -496,7 +496,7 @@ int init_pass(LoadedTable& t, const RowGeometry& geo, const Exits& exits, const 
   int max_seed = 0;
   for (Color stm : {Color::White, Color::Black}) {
     ByColor<std::uint8_t*> out;
-    for (Color x : {Color::White, Color::Black}) out[x] = t.arrays[static_cast<std::size_t>(array_of(stm, x))].data();
+    for (Color x : {Color::White, Color::Black}) out[x] = t.arrays(stm, x).data();
     if (!geo.has_rows()) {  // KvK
       TableIndex::Squares sq{};
       for (std::uint64_t i = 0; i < n; ++i) {

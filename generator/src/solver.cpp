@@ -47,7 +47,7 @@ struct Search {
 // Stage 2 for one level d and side s to move in P. Returns the entries expanded.
 std::uint64_t run_level(LoadedTable& t, const RowGeometry& geo, Search& st, int d, Color s) {
   const TableIndex& idx = t.index;
-  auto arr = [&](Color stm, Color x) { return t.arrays[static_cast<std::size_t>(array_of(stm, x))].data(); };
+  auto arr = [&](Color stm, Color x) { return t.arrays(stm, x).data(); };
   Level l{
       idx, geo, d, s, {{arr(s, Color::White), arr(s, Color::Black)}}, {{arr(~s, Color::White), arr(~s, Color::Black)}}};
   std::uint64_t expanded = 0;
@@ -143,8 +143,7 @@ Result<LoadedTable> solve(const Material& m, const TableSet& subtables, const Pr
       return make_error(ErrorCode::OutOfMemory, m.key() + ": cannot allocate the frontier masks");
     }
     for (Color s : {Color::White, Color::Black}) {
-      const ByColor<const std::uint8_t*> a{{out.arrays[static_cast<std::size_t>(array_of(s, Color::White))].data(),
-                                            out.arrays[static_cast<std::size_t>(array_of(s, Color::Black))].data()}};
+      const ByColor<const std::uint8_t*> a{{out.arrays(s, Color::White).data(), out.arrays(s, Color::Black).data()}};
       internal::scan_frontier(geo, a, 0, st.of(s)[0]);
     }
   }

@@ -94,8 +94,8 @@ TableStats compute_stats(const LoadedTable& t, const ProgressFn& progress) {
   const auto rows = static_cast<std::int64_t>(geo.rows());
   std::mutex mu;
   for (Color stm : {Color::White, Color::Black}) {
-    const std::uint8_t* aw = t.arrays[static_cast<std::size_t>(array_of(stm, Color::White))].data();
-    const std::uint8_t* ab = t.arrays[static_cast<std::size_t>(array_of(stm, Color::Black))].data();
+    const std::uint8_t* aw = t.arrays(stm, Color::White).data();
+    const std::uint8_t* ab = t.arrays(stm, Color::Black).data();
     std::vector<Tally> tally(keys);
 #pragma omp parallel
     {

@@ -27,10 +27,8 @@ void copy_slice(const std::uint8_t* src, std::uint64_t first, std::uint64_t len,
   }
 }
 
-// Arrays 0, 1 are White to move, 2, 3 Black to move (docs/format.md section 3).
-void free_side(std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, Color stm) {
-  for (Color x : {Color::White, Color::Black})
-    std::vector<std::uint8_t>().swap(arrays[static_cast<std::size_t>(array_of(stm, x))]);  // frees it
+void free_side(Sides<std::vector<std::uint8_t>>& arrays, Color stm) {
+  for (Color x : {Color::White, Color::Black}) std::vector<std::uint8_t>().swap(arrays(stm, x));  // frees it
 }
 
 }  // namespace
@@ -84,7 +82,7 @@ Status TableSet::require(const SubtableNeed& need) {
     any = true;
   }
   if (!any) return Ok{};
-  const std::string path = dir_ + "/" + table_file_name(need.material);
+  const std::string path = TableDirectory(dir_).table_path(need.material);
   auto t = load_table(path, need.material, load, need.slice);
   if (!t) {
     // The reader's category as it is: MissingTable only for an absent file, Io for one that cannot
@@ -109,10 +107,7 @@ Status TableSet::require(const SubtableNeed& need) {
     if (!load[s]) continue;
     auto& from = need.slice.active() ? (*t)->slice_arrays : (*t)->arrays;
     auto& to = need.slice.active() ? into.slice_arrays : into.arrays;
-    for (Color x : {Color::White, Color::Black}) {
-      const auto a = static_cast<std::size_t>(array_of(s, x));
-      to[a] = std::move(from[a]);
-    }
+    for (Color x : {Color::White, Color::Black}) to(s, x) = std::move(from(s, x));
     if (!need.slice.active()) free_side(into.slice_arrays, s);  // the whole side serves
   }
   if (need.slice.active()) into.slice = (*t)->slice;
@@ -145,14 +140,14 @@ void TableSet::retain_only(const std::vector<SubtableNeed>& keep) {
         // allocation that fails leaves the table as it was.
         RankSlice sl = k->slice;
         sl.stride = t.index.stride(sl.slot);
-        const auto aw = static_cast<std::size_t>(array_of(s, Color::White));
-        const auto ab = static_cast<std::size_t>(array_of(s, Color::Black));
-        std::vector<std::uint8_t> cut_w(t.arrays[aw].size() / 8);
-        std::vector<std::uint8_t> cut_b(t.arrays[ab].size() / 8);
-        copy_slice(t.arrays[aw].data(), 0, t.arrays[aw].size(), sl, cut_w.data());
-        copy_slice(t.arrays[ab].data(), 0, t.arrays[ab].size(), sl, cut_b.data());
-        t.slice_arrays[aw] = std::move(cut_w);
-        t.slice_arrays[ab] = std::move(cut_b);
+        const std::vector<std::uint8_t>& aw = t.arrays(s, Color::White);
+        const std::vector<std::uint8_t>& ab = t.arrays(s, Color::Black);
+        std::vector<std::uint8_t> cut_w(aw.size() / 8);
+        std::vector<std::uint8_t> cut_b(ab.size() / 8);
+        copy_slice(aw.data(), 0, aw.size(), sl, cut_w.data());
+        copy_slice(ab.data(), 0, ab.size(), sl, cut_b.data());
+        t.slice_arrays(s, Color::White) = std::move(cut_w);
+        t.slice_arrays(s, Color::Black) = std::move(cut_b);
         free_side(t.arrays, s);
         t.slice = sl;
       }
@@ -200,8 +195,7 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
   // subtables of a pawn table is 2 GB of zstd output.
   const std::uint64_t n = t->index.size();
   const std::uint64_t per_array = (n + kBlockEntries - 1) / kBlockEntries;
-  // Arrays 0, 1 are White to move, 2, 3 Black to move (docs/format.md section 3).
-  const auto loaded = [&](std::size_t a) { return sides[a < 2 ? Color::White : Color::Black]; };
+  const auto loaded = [&](std::size_t a) { return sides[side_to_move_of_array(static_cast<int>(a))]; };
   if (slice.active()) {
     // A caller's contract (generation_needs): a piece's field in an index with pawns.
     DEADPOS_CHECK(m.has_pawns() && slice.slot >= 2 && slice.slot < t->index.men() && slice.rank >= 0 &&
@@ -222,13 +216,13 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
   std::vector<std::pair<std::uint64_t, Error>> errors;  // by block: report the first, as read_array
   std::atomic<bool> out_of_memory{false};
   // Per array: entries with a finite value and with none, counted while each block is in cache.
-  std::array<std::uint64_t, kNumArrays> finite{};
-  std::array<std::uint64_t, kNumArrays> none{};
+  Sides<std::uint64_t> finite{};
+  Sides<std::uint64_t> none{};
 #pragma omp parallel
   {
     std::vector<std::uint8_t> buf;
-    std::array<std::uint64_t, kNumArrays> my_finite{};
-    std::array<std::uint64_t, kNumArrays> my_none{};
+    Sides<std::uint64_t> my_finite{};
+    Sides<std::uint64_t> my_none{};
 #pragma omp for schedule(dynamic, 1)
     for (std::uint64_t b = 0; b < per_array * kNumArrays; ++b) {
       if (!loaded(static_cast<std::size_t>(b / per_array))) continue;
@@ -296,9 +290,10 @@ Result<std::unique_ptr<LoadedTable>> load_table_unguarded(const std::string& pat
       return make_error(ErrorCode::CorruptTable,
                         path + ": header field '" + (h.finite != finite[a] ? "finite" : "none") + " entries of array " +
                             std::to_string(a) + "' (offset " +
-                            std::to_string(72 + 16 * a + (h.finite != finite[a] ? 0 : 8)) + ") says " +
-                            std::to_string(h.finite != finite[a] ? h.finite : h.none) + ", the array holds " +
-                            std::to_string(h.finite != finite[a] ? finite[a] : none[a]));
+                            std::to_string(h.finite != finite[a] ? HeaderLayout::finite(static_cast<int>(a)).offset
+                                                                 : HeaderLayout::none(static_cast<int>(a)).offset) +
+                            ") says " + std::to_string(h.finite != finite[a] ? h.finite : h.none) +
+                            ", the array holds " + std::to_string(h.finite != finite[a] ? finite[a] : none[a]));
     }
   }
   return t;

@@ -42,8 +42,7 @@ struct Lookup {
     if (t != nullptr) {
       DEADPOS_CHECK(t->has_side(pos.side_to_move()));  // a subtable holds the sides its parent enters
       const std::uint64_t i = t->index.encode(t->index.squares_of(pos));
-      return Values{{t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), Color::White))][i],
-                     t->arrays[static_cast<std::size_t>(array_of(pos.side_to_move(), Color::Black))][i]}};
+      return Values{{t->arrays(pos.side_to_move(), Color::White)[i], t->arrays(pos.side_to_move(), Color::Black)[i]}};
     }
     // The swapped material's table: colours swapped, so the target swaps too.
     const Position sw = pos.color_swapped();
@@ -51,8 +50,7 @@ struct Lookup {
     DEADPOS_CHECK(t != nullptr);
     DEADPOS_CHECK(t->has_side(sw.side_to_move()));
     const std::uint64_t i = t->index.encode(t->index.squares_of(sw));
-    return Values{{t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::Black))][i],
-                   t->arrays[static_cast<std::size_t>(array_of(sw.side_to_move(), Color::White))][i]}};
+    return Values{{t->arrays(sw.side_to_move(), Color::Black)[i], t->arrays(sw.side_to_move(), Color::White)[i]}};
   }
 
   // Values of the position reached by a move, honouring an en passant right it may carry.
@@ -106,7 +104,7 @@ VerifyResult verify_reference(const LoadedTable& t, const TableSet& subtables, c
         }
         ++checked;
         for (Color x : {Color::White, Color::Black}) {
-          const std::uint8_t got = t.arrays[static_cast<std::size_t>(array_of(stm, x))][i];
+          const std::uint8_t got = t.arrays(stm, x)[i];
           if (got == expect[x]) continue;
           ++mismatches;
           std::lock_guard lock(mu);

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   }
   for (const char* key : {"KNNvK"}) {  // 8 blocks per array, the last one 57,344 entries
     const auto idx = deadpos::TableIndex::make(deadpos::Material::parse(key).value()).value();
-    std::array<std::vector<std::uint8_t>, deadpos::kNumArrays> arrays;
+    deadpos::Sides<std::vector<std::uint8_t>> arrays;
     for (std::size_t a = 0; a < arrays.size(); ++a) {
       arrays[a].resize(idx.size());
       for (std::uint64_t i = 0; i < idx.size(); ++i) {

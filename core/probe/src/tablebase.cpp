@@ -111,7 +111,7 @@ struct Tablebase::Impl {
     const std::uint64_t idx = tf.index().encode(tf.index().squares_of(p));
     Values v{};
     for (Color x : {Color::White, Color::Black}) {
-      const auto [b, off] = tf.locate(array_of(p.side_to_move(), x), idx);
+      const auto [b, off] = tf.locate(p.side_to_move(), x, idx);
       auto e = entry(*id, tf, b, off);
       if (!e) return e.error();
       const std::uint8_t code = *e;
@@ -181,14 +181,6 @@ Tablebase::Tablebase(Tablebase&&) noexcept = default;
 Tablebase& Tablebase::operator=(Tablebase&&) noexcept = default;
 Tablebase::~Tablebase() = default;
 
-namespace {
-// ENOMEM while listing is the process's memory (e.g. under `ulimit -v`), not the directory's fault.
-Error listing_error(const std::string& dir, const std::error_code& ec) {
-  const ErrorCode code = ec == std::errc::not_enough_memory ? ErrorCode::OutOfMemory : ErrorCode::Io;
-  return make_error(code, dir + ": cannot list table directory: " + ec.message());
-}
-}  // namespace
-
 std::size_t Tablebase::default_cache_bytes() {
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
   std::uint64_t mem = 0;
@@ -215,22 +207,16 @@ Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options 
   for (const std::string& dir : dirs) {
     // "" would be listed as the current directory by some calls and refused by others.
     if (dir.empty()) return make_error(ErrorCode::InvalidArgument, "an empty name is not a table directory");
-    std::error_code ec;
-    std::filesystem::directory_iterator it(dir, ec);
-    if (ec) return listing_error(dir, ec);
-    std::vector<std::filesystem::path> files;
-    // increment(ec), not a range-for: a listing error must be a value, not an exception.
-    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-      if (it->path().extension() == ".dpt") files.push_back(it->path());
-    }
-    if (ec) return listing_error(dir, ec);
-    std::sort(files.begin(), files.end());
-    for (const auto& path : files) {
-      auto m = Material::parse(path.stem().string());
-      if (!m || !m->is_canonical() || m->men() > kMaxTableMen) continue;  // not a table name
+    auto files = TableDirectory(dir).list();
+    if (!files) return files.error();
+    std::sort(files->begin(), files->end(),
+              [](const TableDirectory::Entry& a, const TableDirectory::Entry& b) { return a.name < b.name; });
+    for (const TableDirectory::Entry& f : *files) {
+      const std::optional<Material>& m = f.material;
+      if (!m || m->men() > kMaxTableMen) continue;  // not a table name
       if (impl->tables.count(m->key())) continue;
       auto e = std::make_unique<Impl::Entry>();
-      e->path = path.string();
+      e->path = f.path;
       e->material = *m;
       impl->max_men = std::max(impl->max_men, m->men());
       impl->id_by_code[Impl::code_of(*m)] = impl->by_id.size();

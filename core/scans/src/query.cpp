@@ -62,8 +62,8 @@ Status scan_table(const TableFile& t, int threads, const std::function<void(cons
         const std::uint64_t first = std::uint64_t{k} * h.block_entries;
         auto& bw = buf_w[tid];
         auto& bb = buf_b[tid];
-        Status s = t.read_block(t.locate(array_of(stm, Color::White), first).first, bw);
-        if (s) s = t.read_block(t.locate(array_of(stm, Color::Black), first).first, bb);
+        Status s = t.read_block(t.locate(stm, Color::White, first).first, bw);
+        if (s) s = t.read_block(t.locate(stm, Color::Black, first).first, bb);
         if (!s) {
           errors[slot] = s.error();
           continue;

@@ -7,7 +7,6 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -20,19 +19,8 @@ namespace {
 
 constexpr unsigned char kMagic[8] = {'D', 'P', 'T', 'B', '\r', '\n', 0x1a, '\n'};
 
-// Little-endian loads/stores via memcpy (style rule 20). The build targets little-endian hosts;
-// the static_assert makes a big-endian port fail loudly instead of silently misreading tables.
-static_assert(std::endian::native == std::endian::little, "table I/O assumes a little-endian host");
-template <typename T>
-T load_le(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void store_le(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
+using H = HeaderLayout;
+using E = BlockEntryLayout;
 
 std::uint64_t xxh64(const void* data, std::size_t n) { return XXH64(data, n, 0); }
 
@@ -40,28 +28,26 @@ Error corrupt(const std::string& name, const std::string& why) {
   return make_error(ErrorCode::CorruptTable, name + ": " + why);
 }
 
-// Header layout (section 2), offsets in bytes:
-//   0 magic[8] | 8 u32 version | 12 u32 metric | 16 char material[16] | 32 u32 index scheme
-//   36 u32 arrays | 40 u64 entries | 48 u32 block entries | 52 u32 blocks | 56 u64 block index offset
-//   64 u64 file size | 72 4 x (u64 finite, u64 none) | 136 u64 XXH64 of bytes [0, 136)
+// The header's bytes (section 2, fields as table_layout.h lays them out).
 void serialize_header(const TableHeader& h, std::byte* p) {
   std::memset(p, 0, kHeaderBytes);
-  std::memcpy(p, kMagic, 8);
-  store_le<std::uint32_t>(p + 8, h.version);
-  store_le<std::uint32_t>(p + 12, h.metric);
-  std::memcpy(p + 16, h.material.data(), std::min<std::size_t>(h.material.size(), 15));
-  store_le<std::uint32_t>(p + 32, h.index_scheme);
-  store_le<std::uint32_t>(p + 36, h.arrays);
-  store_le<std::uint64_t>(p + 40, h.entries);
-  store_le<std::uint32_t>(p + 48, h.block_entries);
-  store_le<std::uint32_t>(p + 52, h.blocks);
-  store_le<std::uint64_t>(p + 56, h.block_index_offset);
-  store_le<std::uint64_t>(p + 64, h.file_size);
+  std::memcpy(p + H::kMagic.offset, kMagic, H::kMagic.size);
+  store_field(p, H::kVersion, h.version);
+  store_field(p, H::kMetric, h.metric);
+  std::memcpy(p + H::kMaterial.offset, h.material.data(),
+              std::min<std::size_t>(h.material.size(), H::kMaterial.size - 1));
+  store_field(p, H::kIndexScheme, h.index_scheme);
+  store_field(p, H::kArrays, h.arrays);
+  store_field(p, H::kEntries, h.entries);
+  store_field(p, H::kBlockEntries, h.block_entries);
+  store_field(p, H::kBlocks, h.blocks);
+  store_field(p, H::kBlockIndexOffset, h.block_index_offset);
+  store_field(p, H::kFileSize, h.file_size);
   for (int a = 0; a < kNumArrays; ++a) {
-    store_le<std::uint64_t>(p + 72 + 16 * a, h.summary[static_cast<std::size_t>(a)].finite);
-    store_le<std::uint64_t>(p + 80 + 16 * a, h.summary[static_cast<std::size_t>(a)].none);
+    store_field(p, H::finite(a), h.summary[static_cast<std::size_t>(a)].finite);
+    store_field(p, H::none(a), h.summary[static_cast<std::size_t>(a)].none);
   }
-  store_le<std::uint64_t>(p + 136, xxh64(p, 136));
+  store_field(p, H::kChecksum, xxh64(p, H::kChecksum.offset));
 }
 
 Status write_all(int fd, const std::byte* data, std::size_t n, const std::string& path) {
@@ -103,8 +89,6 @@ Result<bool> regular_file_exists(const std::string& path) {
   return true;
 }
 
-std::string table_file_name(const Material& m) { return m.key() + ".dpt"; }
-
 namespace {
 
 // Section 5: an invalid entry is stored as the code before it in the block (the first valid code
@@ -126,8 +110,8 @@ void fill_invalid(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
 
 }  // namespace
 
-Status write_table(const std::string& path, const TableIndex& index,
-                   const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level) {
+Status write_table(const std::string& path, const TableIndex& index, const Sides<std::vector<std::uint8_t>>& arrays,
+                   int zstd_level) {
   const std::uint64_t n = index.size();
   for (const auto& a : arrays) DEADPOS_CHECK(a.size() == n);
   const std::uint32_t per_array = static_cast<std::uint32_t>((n + kBlockEntries - 1) / kBlockEntries);
@@ -203,14 +187,14 @@ Status write_table(const std::string& path, const TableIndex& index,
     const auto& c = comp[b];
     std::byte* e = index_bytes.data() + static_cast<std::size_t>(b) * kBlockIndexEntryBytes;
     const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
-    store_le<std::uint64_t>(e, offset);
-    store_le<std::uint32_t>(e + 8, static_cast<std::uint32_t>(c.size()));
-    store_le<std::uint32_t>(e + 12, static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - first)));
-    store_le<std::uint64_t>(e + 16, xxh64(c.data(), c.size()));
+    store_field(e, E::kOffset, offset);
+    store_field(e, E::kCompressedSize, static_cast<std::uint32_t>(c.size()));
+    store_field(e, E::kEntries, static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - first)));
+    store_field(e, E::kChecksum, xxh64(c.data(), c.size()));
     offset += c.size();
   }
   h.block_index_offset = offset;
-  h.file_size = offset + index_bytes.size() + 8;
+  h.file_size = offset + index_bytes.size() + TrailerLayout::kBytes;
 
   std::array<std::byte, kHeaderBytes> header_bytes{};
   serialize_header(h, header_bytes.data());
@@ -223,8 +207,8 @@ Status write_table(const std::string& path, const TableIndex& index,
   XXH64_update(st, index_bytes.data(), index_bytes.size());
   const std::uint64_t file_hash = XXH64_digest(st);
   XXH64_freeState(st);
-  std::array<std::byte, 8> trailer{};
-  store_le<std::uint64_t>(trailer.data(), file_hash);
+  std::array<std::byte, TrailerLayout::kBytes> trailer{};
+  store_field(trailer.data(), TrailerLayout::kChecksum, file_hash);
 
   std::vector<std::span<const std::byte>> parts;
   parts.reserve(comp.size() + 3);
@@ -236,7 +220,7 @@ Status write_table(const std::string& path, const TableIndex& index,
 }
 
 Status write_file_atomic(const std::string& path, const std::vector<std::span<const std::byte>>& parts) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const std::string tmp = TableDirectory::temporary_path(path, ::getpid());
   // O_NONBLOCK | O_NOFOLLOW and the fstat: something else under the temporary's name (a FIFO, whose
   // open would block, or a link) is an error, never written through.
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
@@ -382,24 +366,25 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
   TableFile t;
   t.name_ = name;
   const std::uint64_t size = src->size();
-  if (size < kHeaderBytes + 8)
+  if (size < kHeaderBytes + TrailerLayout::kBytes)
     return corrupt(name, "file is " + std::to_string(size) + " bytes, shorter than a header");
   std::array<std::byte, kHeaderBytes> hb{};
   if (Status s = src->read_at(0, kHeaderBytes, hb.data()); !s) return s.error();
   const std::byte* p = hb.data();
-  if (std::memcmp(p, kMagic, 8) != 0) return corrupt(name, "bad magic (not a deadpos table)");
-  if (load_le<std::uint64_t>(p + 136) != xxh64(p, 136)) return corrupt(name, "header checksum mismatch");
+  if (std::memcmp(p + H::kMagic.offset, kMagic, H::kMagic.size) != 0)
+    return corrupt(name, "bad magic (not a deadpos table)");
+  if (load_field(p, H::kChecksum) != xxh64(p, H::kChecksum.offset)) return corrupt(name, "header checksum mismatch");
   TableHeader& h = t.header_;
-  h.version = load_le<std::uint32_t>(p + 8);
+  h.version = load_field(p, H::kVersion);
   if (h.version < kOldestReadableVersion || h.version > kFormatVersion) {
     return corrupt(name, "unsupported format version " + std::to_string(h.version) +
                              " (this deadpos reads versions 1 and 2): regenerate it with deadpos generate");
   }
-  h.metric = load_le<std::uint32_t>(p + 12);
+  h.metric = load_field(p, H::kMetric);
   if (h.metric != kMetricDthm) return corrupt(name, "unknown metric " + std::to_string(h.metric));
-  char key[16];
-  std::memcpy(key, p + 16, 16);
-  if (key[15] != '\0') return corrupt(name, "material field not terminated");
+  char key[H::kMaterial.size];
+  std::memcpy(key, p + H::kMaterial.offset, H::kMaterial.size);
+  if (key[H::kMaterial.size - 1] != '\0') return corrupt(name, "material field not terminated");
   h.material = key;
   auto mat = Material::parse(h.material);
   if (!mat || !mat->is_canonical()) return corrupt(name, "bad material key '" + shown_text(h.material) + "'");
@@ -407,25 +392,26 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
   if (!idx) return corrupt(name, idx.error().message);
   t.material_ = *mat;
   t.index_ = *idx;
-  h.index_scheme = load_le<std::uint32_t>(p + 32);
+  h.index_scheme = load_field(p, H::kIndexScheme);
   if (h.index_scheme != (t.index_.has_pawns() ? 2U : 1U)) return corrupt(name, "index scheme does not match material");
-  h.arrays = load_le<std::uint32_t>(p + 36);
+  h.arrays = load_field(p, H::kArrays);
   if (h.arrays != kNumArrays) return corrupt(name, "array count " + std::to_string(h.arrays) + " is not 4");
-  h.entries = load_le<std::uint64_t>(p + 40);
+  h.entries = load_field(p, H::kEntries);
   if (h.entries != t.index_.size()) return corrupt(name, "entry count does not match the material's index size");
-  h.block_entries = load_le<std::uint32_t>(p + 48);
+  h.block_entries = load_field(p, H::kBlockEntries);
   if (h.block_entries != kBlockEntries) return corrupt(name, "unsupported block size");
   t.blocks_per_array_ = static_cast<std::uint32_t>((h.entries + kBlockEntries - 1) / kBlockEntries);
-  h.blocks = load_le<std::uint32_t>(p + 52);
+  h.blocks = load_field(p, H::kBlocks);
   if (h.blocks != t.blocks_per_array_ * kNumArrays) return corrupt(name, "block count does not match the entry count");
-  h.block_index_offset = load_le<std::uint64_t>(p + 56);
-  h.file_size = load_le<std::uint64_t>(p + 64);
+  h.block_index_offset = load_field(p, H::kBlockIndexOffset);
+  h.file_size = load_field(p, H::kFileSize);
   if (h.file_size != size) {
     return corrupt(name, "file is " + std::to_string(size) + " bytes, header says " + std::to_string(h.file_size) +
                              " (truncated or extended)");
   }
   if (h.block_index_offset < kHeaderBytes || h.block_index_offset > size ||
-      h.block_index_offset + static_cast<std::uint64_t>(h.blocks) * kBlockIndexEntryBytes + 8 != size) {
+      h.block_index_offset + static_cast<std::uint64_t>(h.blocks) * kBlockIndexEntryBytes + TrailerLayout::kBytes !=
+          size) {
     return corrupt(name, "block index offset out of range");
   }
   // The per-array counts (section 2) against the layout: finite + none entries fit in the array,
@@ -433,11 +419,11 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
   // the same number of valid (finite or none) entries. load_table recounts them exactly.
   for (int a = 0; a < kNumArrays; ++a) {
     ArraySummary& sa = h.summary[static_cast<std::size_t>(a)];
-    sa.finite = load_le<std::uint64_t>(p + 72 + 16 * a);
-    sa.none = load_le<std::uint64_t>(p + 80 + 16 * a);
+    sa.finite = load_field(p, H::finite(a));
+    sa.none = load_field(p, H::none(a));
     if (sa.finite > h.entries || sa.none > h.entries - sa.finite) {
       return corrupt(name, "header field 'finite/none entries of array " + std::to_string(a) + "' (offsets " +
-                               std::to_string(72 + 16 * a) + ", " + std::to_string(80 + 16 * a) +
+                               std::to_string(H::finite(a).offset) + ", " + std::to_string(H::none(a).offset) +
                                "): " + std::to_string(sa.finite) + " finite + " + std::to_string(sa.none) +
                                " none entries exceed the array's " + std::to_string(h.entries) + " entries");
     }
@@ -459,8 +445,9 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
     std::vector<std::byte> buf(1U << 20);
     std::uint64_t off = 0;
     Status rs = Ok{};
-    while (off < size - 8 && rs.ok()) {
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - 8 - off));
+    while (off < size - TrailerLayout::kBytes && rs.ok()) {
+      const std::size_t n =
+          static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - TrailerLayout::kBytes - off));
       rs = src->read_at(off, n, buf.data());
       if (rs.ok()) XXH64_update(st, buf.data(), n);
       off += n;
@@ -468,9 +455,9 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
     const std::uint64_t digest = XXH64_digest(st);
     XXH64_freeState(st);
     if (!rs) return rs.error();
-    std::array<std::byte, 8> tr{};
-    if (Status s = src->read_at(size - 8, 8, tr.data()); !s) return s.error();
-    if (load_le<std::uint64_t>(tr.data()) != digest) return corrupt(name, "file checksum mismatch");
+    std::array<std::byte, TrailerLayout::kBytes> tr{};
+    if (Status s = src->read_at(size - TrailerLayout::kBytes, TrailerLayout::kBytes, tr.data()); !s) return s.error();
+    if (load_field(tr.data(), TrailerLayout::kChecksum) != digest) return corrupt(name, "file checksum mismatch");
   }
   // Block index entries: offsets contiguous from the header to the block index.
   t.block_index_.resize(static_cast<std::size_t>(h.blocks) * kBlockIndexEntryBytes);
@@ -478,9 +465,9 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
   std::uint64_t expect = kHeaderBytes;
   for (std::uint32_t b = 0; b < h.blocks; ++b) {
     const std::byte* e = t.block_index_.data() + static_cast<std::uint64_t>(b) * kBlockIndexEntryBytes;
-    const std::uint64_t off = load_le<std::uint64_t>(e);
-    const std::uint32_t csize = load_le<std::uint32_t>(e + 8);
-    const std::uint32_t raw = load_le<std::uint32_t>(e + 12);
+    const std::uint64_t off = load_field(e, E::kOffset);
+    const std::uint32_t csize = load_field(e, E::kCompressedSize);
+    const std::uint32_t raw = load_field(e, E::kEntries);
     const std::uint64_t first = static_cast<std::uint64_t>(b % t.blocks_per_array_) * kBlockEntries;
     if (off != expect || off + csize > h.block_index_offset ||
         raw != std::min<std::uint64_t>(kBlockEntries, h.entries - first)) {
@@ -501,10 +488,10 @@ std::pair<std::uint32_t, std::uint32_t> TableFile::locate(int array, std::uint64
 Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out, InvalidEntries invalid) const {
   if (block >= header_.blocks) return corrupt(name_, "block " + std::to_string(block) + " out of range");
   const std::byte* e = block_index_.data() + static_cast<std::uint64_t>(block) * kBlockIndexEntryBytes;
-  const std::uint64_t off = load_le<std::uint64_t>(e);
-  const std::uint32_t csize = load_le<std::uint32_t>(e + 8);
-  const std::uint32_t raw = load_le<std::uint32_t>(e + 12);
-  const std::uint64_t hash = load_le<std::uint64_t>(e + 16);
+  const std::uint64_t off = load_field(e, E::kOffset);
+  const std::uint32_t csize = load_field(e, E::kCompressedSize);
+  const std::uint32_t raw = load_field(e, E::kEntries);
+  const std::uint64_t hash = load_field(e, E::kChecksum);
   thread_local std::vector<std::byte> comp;
   comp.resize(csize);
   if (Status s = src_->read_at(off, csize, comp.data()); !s) return s.error();
@@ -542,8 +529,8 @@ Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out
 }
 
 void TableFile::mark_invalid(std::uint32_t block, std::vector<std::uint8_t>& out) const {
-  // Array a has side to move a / 2 (section 3); rows of last_range() entries may straddle blocks.
-  const Color stm = (block / blocks_per_array_) / 2 == 0 ? Color::White : Color::Black;
+  // Rows of last_range() entries may straddle blocks.
+  const Color stm = side_to_move_of_array(static_cast<int>(block / blocks_per_array_));
   const auto range = static_cast<std::uint64_t>(index_.last_range());
   const std::uint64_t first = static_cast<std::uint64_t>(block % blocks_per_array_) * kBlockEntries;
   const std::uint64_t end = first + out.size();

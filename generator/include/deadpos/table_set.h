@@ -57,27 +57,24 @@ struct ArrayView {
   std::uint8_t operator[](std::uint64_t i) const { return data[slice.active() ? slice.offset(i) : i]; }
 };
 
-// A table held in memory: its index and the four DTHM arrays (see table.h for the order). A
+// A table held in memory: its index and the four DTHM arrays (Sides, sides.h). A
 // subtable may hold only the arrays of the sides to move its parent enters it with
 // (SuccessorSides): the arrays of a side not loaded are empty (has_side). The generator may hold a
 // side as a RankSlice only (slice_arrays, has_slice): then its `arrays` stay empty, so that a
 // reader of whole arrays (verifier, statistics) stops at its has_side check instead of misreading.
 struct LoadedTable {
   TableIndex index;
-  std::array<std::vector<std::uint8_t>, kNumArrays> arrays;
+  Sides<std::vector<std::uint8_t>> arrays;
   RankSlice slice;  // of slice_arrays
-  std::array<std::vector<std::uint8_t>, kNumArrays> slice_arrays;
-  bool has_side(Color stm) const { return !arrays[static_cast<std::size_t>(array_of(stm, Color::White))].empty(); }
-  bool has_slice(Color stm) const {
-    return !slice_arrays[static_cast<std::size_t>(array_of(stm, Color::White))].empty();
-  }
+  Sides<std::vector<std::uint8_t>> slice_arrays;
+  bool has_side(Color stm) const { return !arrays(stm, Color::White).empty(); }
+  bool has_slice(Color stm) const { return !slice_arrays(stm, Color::White).empty(); }
   // Array (stm, mated), whole when loaded whole, else the slice. Precondition: has_side(stm) or
   // has_slice(stm) (DEADPOS_CHECK).
   ArrayView view(Color stm, Color mated) const {
-    const auto a = static_cast<std::size_t>(array_of(stm, mated));
-    if (has_side(stm)) return {arrays[a].data(), {}};
+    if (has_side(stm)) return {arrays(stm, mated).data(), {}};
     DEADPOS_CHECK(has_slice(stm));
-    return {slice_arrays[a].data(), slice};
+    return {slice_arrays(stm, mated).data(), slice};
   }
 };
 

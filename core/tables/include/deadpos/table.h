@@ -1,11 +1,10 @@
 // Table files, format v2 (docs/format.md is the specification; section numbers below refer to it).
 //
 // A table holds, for one canonical material, four arrays of one byte per index value
-// (TableIndex::size() entries each), in this order (section 3):
-//   array 0: White to move, DTHM of White   array 1: White to move, DTHM of Black
-//   array 2: Black to move, DTHM of White   array 3: Black to move, DTHM of Black
-// where "DTHM of X" is the distance to helpmate of X (plies until X is checkmated along the
-// shortest legal sequence), with the byte codes of DthmCode.
+// (TableIndex::size() entries each), one per (side to move, side to be mated) in the order of
+// sides.h (section 3), where "DTHM of X" is the distance to helpmate of X (plies until X is
+// checkmated along the shortest legal sequence), with the byte codes of DthmCode. The header's and
+// block index's bytes are laid out in table_layout.h.
 //
 // Table bytes are hostile (style rule 18): every header field, offset and size is range-checked,
 // every block and the whole file carry XXH64 checksums, and any failure is ErrorCode::CorruptTable
@@ -27,12 +26,11 @@
 #include "deadpos/index.h"
 #include "deadpos/material.h"
 #include "deadpos/result.h"
+#include "deadpos/sides.h"
+#include "deadpos/table_directory.h"
+#include "deadpos/table_layout.h"
 
 namespace deadpos {
-
-inline constexpr int kNumArrays = 4;
-// Array number of (side to move, side to be mated).
-constexpr int array_of(Color stm, Color mated) { return to_index(stm) * 2 + to_index(mated); }
 
 // Written: 2. Read: 1 and 2. They differ only in the bytes stored at invalid entries: v1 stores
 // kInvalid there, v2 the value before (section 5: it compresses better) and its reader restores
@@ -49,8 +47,6 @@ inline constexpr int kZstdMinMatch = 6;
 inline constexpr int kZstdSearchLog = 6;
 inline constexpr std::uint32_t kMetricDthm = 1;
 inline constexpr std::uint32_t kBlockEntries = 1U << 18;  // entries per compressed block (256 KiB raw)
-inline constexpr std::size_t kHeaderBytes = 144;
-inline constexpr std::size_t kBlockIndexEntryBytes = 24;
 
 // Per-array summary kept in the header (section 2): index entries, not raw positions.
 struct ArraySummary {
@@ -69,19 +65,20 @@ struct TableHeader {
   std::uint32_t blocks = 0;  // total over all arrays
   std::uint64_t block_index_offset = 0;
   std::uint64_t file_size = 0;
-  std::array<ArraySummary, kNumArrays> summary{};
+  Sides<ArraySummary> summary{};
 };
 
-// Writes a table atomically to `path` (write_file_atomic). arrays: kNumArrays vectors of
+// Writes a table atomically to `path` (write_file_atomic). arrays: the four arrays of
 // index.size() bytes each, codes of section 3 of docs/format.md (aborts through DEADPOS_CHECK on a
 // wrong size or a kUnknown byte: a caller's defect). zstd_level: 1..22, with kZstdMinMatch and
 // kZstdSearchLog on top (format.md section 5: kZstdLevel).
 // Compression runs on the calling thread's OpenMP team (output bytes independent of thread count).
 // Errors: ErrorCode::Io naming the path.
-Status write_table(const std::string& path, const TableIndex& index,
-                   const std::array<std::vector<std::uint8_t>, kNumArrays>& arrays, int zstd_level = kZstdLevel);
+Status write_table(const std::string& path, const TableIndex& index, const Sides<std::vector<std::uint8_t>>& arrays,
+                   int zstd_level = kZstdLevel);
 
-// Writes the concatenation of `parts` to `path` atomically: to `<path>.tmp.<pid>`, fsync, rename,
+// Writes the concatenation of `parts` to `path` atomically: to `<path>.tmp.<pid>`
+// (TableDirectory::temporary_path), fsync, rename,
 // fsync of the directory (docs/format.md section 5). A reader never sees a partial file under
 // `path`; on failure the temporary is removed. Errors: ErrorCode::Io naming the file.
 Status write_file_atomic(const std::string& path, const std::vector<std::span<const std::byte>>& parts);
@@ -136,8 +133,12 @@ class TableFile {
   // size, or a code section 3 does not allow: in v2 kInvalid is one), OutOfMemory.
   Status read_block(std::uint32_t block, std::vector<std::uint8_t>& out,
                     InvalidEntries invalid = InvalidEntries::Marked) const;
-  // Block number and offset inside it of entry idx of array a.
+  // Block number and offset inside it of entry idx of array a (file order, sides.h).
   std::pair<std::uint32_t, std::uint32_t> locate(int array, std::uint64_t idx) const;
+  // The same for the array of (side to move, side to be mated).
+  std::pair<std::uint32_t, std::uint32_t> locate(Color stm, Color mated, std::uint64_t idx) const {
+    return locate(array_of(stm, mated), idx);
+  }
 
  private:
   static Result<TableFile> from_source(std::shared_ptr<const ByteSource> src, const std::string& name, FileCheck check);
@@ -152,9 +153,6 @@ class TableFile {
   TableIndex index_;
   std::uint32_t blocks_per_array_ = 0;
 };
-
-// File name of a material's table inside a directory: "<KEY>.dpt".
-std::string table_file_name(const Material& m);
 
 // Whether `path` (symbolic links followed) is a regular file: true, false when absent (ENOENT).
 // Errors: Io naming the path when it is something else (a FIFO, whose open() would block for
