@@ -186,28 +186,27 @@ def strip_capi(a):
 
 # ---- the surfaces ------------------------------------------------------------------------------
 
-def run_command(args, fens_path, flag, line, out_path):
-    cmd = [args.deadpos, "probe", "--tables", args.tables, "--json", "--budget-nodes", str(args.budget_nodes)]
+def _run_to_file(cmd, flag, line, fens_path, out_path, ok_codes):
+    """Runs one surface's command over the FEN file (stdin) into out_path; flag/line append the mode."""
     if flag:
-        cmd += ["--flag", flag]
+        cmd = cmd + ["--flag", flag]
     if line:
-        cmd.append("--line")
+        cmd = cmd + ["--line"]
     with open(fens_path, "rb") as fin, open(out_path, "wb") as fout:
         p = subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.PIPE, check=False)
-    if p.returncode not in (0, 5):  # 5: some answer undetermined (docs/cli.md, exit codes)
+    if p.returncode not in ok_codes:
         raise RuntimeError(f"{cmd}: exit {p.returncode}: {p.stderr.decode(errors='replace')[-500:]}")
+
+
+def run_command(args, fens_path, flag, line, out_path):
+    cmd = [args.deadpos, "probe", "--tables", args.tables, "--json", "--budget-nodes", str(args.budget_nodes)]
+    # 5: some answer undetermined (docs/cli.md, exit codes)
+    _run_to_file(cmd, flag, line, fens_path, out_path, (0, 5))
 
 
 def run_capi(args, fens_path, flag, line, out_path):
     cmd = [args.capi_dump, args.tables, "--budget-nodes", str(args.budget_nodes)]
-    if flag:
-        cmd += ["--flag", flag]
-    if line:
-        cmd.append("--line")
-    with open(fens_path, "rb") as fin, open(out_path, "wb") as fout:
-        p = subprocess.run(cmd, stdin=fin, stdout=fout, stderr=subprocess.PIPE, check=False)
-    if p.returncode != 0:
-        raise RuntimeError(f"{cmd}: exit {p.returncode}: {p.stderr.decode(errors='replace')[-500:]}")
+    _run_to_file(cmd, flag, line, fens_path, out_path, (0,))
 
 
 PY_SURFACE = r"""
