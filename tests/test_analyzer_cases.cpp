@@ -409,6 +409,35 @@ TEST(AnalyzerCases, TwoPlyHelpmateOfTheSideToMoveIsShortest) {
   EXPECT_EQ(replay(p, Color::White, m.line), "");
 }
 
+// The same rule when the search's line ends in the tables (5 men, the tables hold 4): the answer
+// without a printed line must say what the answer with one says (the property test found the two
+// apart: DTHM unknown in the C API's flag result, 2 plies in `probe --json --line`).
+//
+//   Kq6/4r3/4k3/8/8/5r2/8/8 w - - 0 1
+//   White: Ka8. Black: Ke6, Qb8, Re7, Rf3.
+// 1.Kxb8 (the queen is not defended) leaves KvKRR; 1...Rf8#: the rook checks along rank 8 (a8 and
+// c8 with it), Re7 covers a7, b7 and c7. White is mated only with White to move, so after an even
+// number of plies, and the root is not a checkmate: two plies are the DTHM.
+TEST(AnalyzerCases, TwoPlyHelpmateIntoTheTablesIsShortestWithOrWithoutLines) {
+  const Tablebase* tb = nullptr;
+  ASSERT_TABLES(tb);
+  const Position p = position_from("Kq6/4r3/4k3/8/8/5r2/8/8 w - - 0 1");
+  const Move kxb8 = Move::make(sq("a8"), sq("b8"));
+  const Move rf8 = Move::make(sq("f3"), sq("f8"));
+  ASSERT_TRUE(p.legal_moves().contains(kxb8));
+  ASSERT_TRUE(p.after(kxb8).legal_moves().contains(rf8));
+  ASSERT_TRUE(p.after(kxb8).after(rf8).is_checkmate());
+  ASSERT_FALSE(p.is_checkmate());
+  for (bool want_lines : {false, true}) {
+    auto a = deadpos::analyze(*tb, p, AnalysisOptions{}, want_lines);
+    ASSERT_TRUE(a) << a.error().message;
+    const MateAnswer& m = a->mate[Color::White];
+    ASSERT_EQ(m.method, Method::Search) << method_name(m.method);
+    EXPECT_EQ(m.plies, 2) << "want_lines " << want_lines;
+    EXPECT_TRUE(m.shortest) << "want_lines " << want_lines;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5b. An en passant right that decides whether the position is dead.
 //

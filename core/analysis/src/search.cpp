@@ -165,7 +165,10 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, con
     if (!t) return t.error();
     if (t->dthm[mated_] != table_dthm) return bad("does not reach the table position it was found in");
     a.plies = static_cast<int>(a.line.size()) + table_dthm;
-    if (!want_line_) return a;
+    if (!want_line_) {
+      a.shortest = a.plies <= 2;  // as for a printed line, below: the answer must not depend on --line
+      return a;
+    }
     // The table's shortest line from there, on the real board.
     CastlingLimits for_line = whole_budget();
     auto l = ProbeDoor::helpmate_line(tb_, p, mated_, for_line);
