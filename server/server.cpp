@@ -19,6 +19,7 @@
 
 #include "deadpos/answers.h"
 #include "deadpos/notation.h"
+#include "deadpos/table_directory.h"
 #include "deadpos/tablebase.h"
 
 namespace deadpos::server {
@@ -635,10 +636,7 @@ Result<std::unique_ptr<Server>> Server::create(const Options& opt, LogFn log) {
   if (!tb) return tb.error();
   impl->tb.emplace(std::move(*tb));
   if (impl->tb->max_men() == 0) {
-    std::string d;
-    for (const auto& x : impl->opt.table_dirs) d += (d.empty() ? "" : ", ") + x;
-    impl->no_tables =
-        make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'");
+    impl->no_tables = no_tables_error(impl->opt.table_dirs);
   }
   auto& h = impl->http;
   const int threads = opt.threads;

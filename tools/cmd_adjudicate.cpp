@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "deadpos/table.h"
+#include "deadpos/table_directory.h"
 
 namespace deadpos::cli {
 
@@ -188,10 +189,7 @@ int run_adjudicate(Args& a) {
   auto tb = Tablebase::open(a.dirs, topt);
   if (!tb) return report(tb.error());
   if (tb->max_men() == 0) {
-    std::string d;
-    for (const auto& x : a.dirs) d += (d.empty() ? "" : ", ") + x;
-    return report(
-        make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'"));
+    return report(no_tables_error(a.dirs));
   }
   PgnOut out;
   if (!a.pgn_out.empty()) {

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "deadpos/atlas.h"
+#include "deadpos/table_directory.h"
 #include "progress.h"
 
 namespace deadpos::cli {
@@ -29,9 +30,7 @@ int run_atlas_command(const Args& a) {
   if (!tb) return report(tb.error());
   const std::vector<std::string> keys = tb->materials();
   if (keys.empty()) {
-    std::string d;
-    for (const auto& x : a.dirs) d += (d.empty() ? "" : ", ") + x;
-    return report(make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d));
+    return report(no_tables_error(a.dirs));
   }
   // Every table opened first: a bad file fails before any scanning.
   struct Entry {

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "deadpos/notation.h"
+#include "deadpos/table_directory.h"
 
 namespace deadpos::cli {
 
@@ -101,10 +102,7 @@ int run_probe(Args& a) {
   if (!tb) {
     no_tables = tb.error();
   } else if (tb->max_men() == 0) {
-    std::string d;
-    for (const auto& x : a.dirs) d += (d.empty() ? "" : ", ") + x;
-    no_tables =
-        make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'");
+    no_tables = no_tables_error(a.dirs);
   }
   if (no_tables) report(*no_tables);
   Prober p(tb ? &*tb : nullptr, no_tables, a);

@@ -25,6 +25,7 @@
 #include "deadpos/notation.h"
 #include "deadpos/position.h"
 #include "deadpos/result.h"
+#include "deadpos/table_directory.h"
 #include "deadpos/tablebase.h"
 
 namespace py = pybind11;
@@ -243,9 +244,7 @@ class PyTablebase {
     }
     if (!*tb) raise(tb->error());
     if (tb->value().max_men() == 0) {
-      std::string d;
-      for (const auto& x : dirs_) d += (d.empty() ? "" : ", ") + x;
-      raise(make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'"));
+      raise(no_tables_error(dirs_));
     }
     tb_ = std::make_unique<Tablebase>(std::move(tb->value()));
   }

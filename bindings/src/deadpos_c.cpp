@@ -16,6 +16,7 @@
 #include "deadpos/answers.h"
 #include "deadpos/notation.h"
 #include "deadpos/position.h"
+#include "deadpos/table_directory.h"
 #include "deadpos/tablebase.h"
 
 #ifndef DEADPOS_VERSION
@@ -462,9 +463,7 @@ deadpos_status deadpos_open(const char* const* dirs, std::size_t n_dirs, const d
     topt.cache_bytes = static_cast<std::size_t>(o.cache_mib) << 20;
     deadpos::Tablebase t = take(deadpos::Tablebase::open(names, topt));
     if (t.max_men() == 0) {  // as `deadpos probe` says it (tools/cmd_probe.cpp)
-      std::string d;
-      for (const auto& x : names) d += (d.empty() ? "" : ", ") + x;
-      throw Failure{DEADPOS_ERR_MISSING_TABLE, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'"};
+      throw Failure{DEADPOS_ERR_MISSING_TABLE, deadpos::no_tables_error(names).message};
     }
     auto h = std::make_unique<deadpos_tablebase>(deadpos_tablebase{std::move(t), {}, o.tables_only != 0});
     h->analysis.budget.nodes = o.budget_nodes;

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <system_error>
@@ -184,13 +183,15 @@ Result<ChecksumReport> check_checksums(const CheckChecksumsOptions& opt) {
   std::sort(lines->begin(), lines->end(), [](const ChecksumLine& a, const ChecksumLine& b) { return a.file < b.file; });
 
   // The directory's *.dpt entries, whatever their type.
+  const TableDirectory dir(opt.dir);
   std::set<std::string> present;
   {
-    auto listed = TableDirectory(opt.dir).list();
+    auto listed = dir.list();
     if (!listed) return listed.error();
     for (TableDirectory::Entry& e : *listed) present.insert(std::move(e.name));
   }
-  const auto path_of = [&](const std::string& name) { return (std::filesystem::path(opt.dir) / name).string(); };
+  // Paths spelled as every other reader of the directory spells them (TableDirectory::path_of).
+  const auto path_of = [&](const std::string& name) { return dir.path_of(name); };
 
   ChecksumProgress prog;
   for (const ChecksumLine& l : *lines) {

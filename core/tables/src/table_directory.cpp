@@ -64,4 +64,10 @@ Result<std::vector<TableDirectory::Entry>> TableDirectory::list() const {
   return out;
 }
 
+Error no_tables_error(const std::vector<std::string>& dirs) {
+  std::string d;
+  for (const auto& x : dirs) d += (d.empty() ? "" : ", ") + x;
+  return make_error(ErrorCode::MissingTable, "no tables (*.dpt) in " + d + "; build them with 'deadpos generate'");
+}
+
 }  // namespace deadpos

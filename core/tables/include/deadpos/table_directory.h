@@ -63,6 +63,11 @@ class TableDirectory {
   std::string dir_;
 };
 
+// The error of every surface that opened table directories and found no table in them (the command's
+// probe, adjudicate and atlas, the server, the C API, the Python module): MissingTable
+// "no tables (*.dpt) in A, B; build them with 'deadpos generate'", the directories as given. Pure.
+Error no_tables_error(const std::vector<std::string>& dirs);
+
 // TableDirectory::table_file_name, for the callers that name a file without a directory object.
 inline std::string table_file_name(const Material& m) { return TableDirectory::table_file_name(m); }
 
