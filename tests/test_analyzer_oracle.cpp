@@ -17,6 +17,30 @@
 namespace deadpos::probe_test {
 namespace {
 
+// Why the analyzer's answer for `mated` (limited to the 3-man tables) disagrees with the 4-man
+// table's, or "" when it agrees: an undecided answer agrees; a decided one must give the table's
+// can/cannot, a line that replays to mate of `mated`, and, when it claims the line is shortest,
+// exactly the table's DTHM.
+std::string disagreement(const Position& pos, Color mated, const Result<ProbeResult>& truth,
+                         const Result<MateAnswer>& a) {
+  if (!truth) return "table probe failed: " + truth.error().message;
+  if (!a) return "analyzer error: " + a.error().message;
+  if (a->method == Method::Table) return "answered from a table above the 3-man cap";
+  const auto c = a->can_mate();
+  if (!c) return "";
+  const std::optional<int>& dthm = truth->dthm[mated];
+  if (*c != dthm.has_value()) {
+    return std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) +
+           "), the 4-man table says DTHM " + dthm_text(dthm);
+  }
+  if (!*c) return "";
+  if (a->shortest && a->plies != *dthm) {
+    return "line of " + std::to_string(a->plies) + " plies marked shortest, the 4-man table says DTHM " +
+           std::to_string(*dthm);
+  }
+  return check_helpmate_line(pos, mated, a->line, static_cast<int>(a->line.size()));
+}
+
 TEST(AnalyzerOracle, AgreesWithTheFourManTablesWhenLimitedToThreeMen) {
   const Tablebase* tb;
   ASSERT_TABLES(tb);
@@ -42,22 +66,8 @@ TEST(AnalyzerOracle, AgreesWithTheFourManTablesWhenLimitedToThreeMen) {
     for (Color mated : {Color::White, Color::Black}) {
       ++questions;
       auto a = deadpos::analyze_side(*tb, pos, mated, opt, true);
-      std::string why;
-      if (!truth) {
-        why = "table probe failed: " + truth.error().message;
-      } else if (!a) {
-        why = "analyzer error: " + a.error().message;
-      } else if (a->method == Method::Table) {
-        why = "answered from a table above the 3-man cap";
-      } else if (const auto c = a->can_mate()) {
-        ++decided;
-        if (*c != truth->dthm[mated].has_value()) {
-          why = std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) +
-                "), the 4-man table says DTHM " + dthm_text(truth->dthm[mated]);
-        } else if (*c) {
-          why = check_helpmate_line(pos, mated, a->line, static_cast<int>(a->line.size()));
-        }
-      }
+      if (a && a->method != Method::Table && a->can_mate()) ++decided;
+      const std::string why = disagreement(pos, mated, truth, a);
       if (!why.empty()) {
         std::lock_guard lock(mu);
         failures.push_back(pos.to_fen() + (mated == Color::White ? " (White mated): " : " (Black mated): ") + why);
@@ -113,23 +123,11 @@ TEST(AnalyzerOracle, AgreesWithTheFourManTablesOnLockedPawns) {
     for (Color mated : {Color::White, Color::Black}) {
       ++questions;
       auto a = deadpos::analyze_side(*tb, *pos, mated, opt, true);
-      std::string why;
-      if (!truth) {
-        why = "table probe failed: " + truth.error().message;
-      } else if (!a) {
-        why = "analyzer error: " + a.error().message;
-      } else if (a->method == Method::Table) {
-        why = "answered from a table above the 3-man cap";
-      } else if (const auto c = a->can_mate()) {
+      if (a && a->method != Method::Table && a->can_mate()) {
         ++decided;
         if (a->method == Method::Rule) ++closed_by_rule;
-        if (*c != truth->dthm[mated].has_value()) {
-          why = std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) +
-                "), the 4-man table says DTHM " + dthm_text(truth->dthm[mated]);
-        } else if (*c) {
-          why = check_helpmate_line(*pos, mated, a->line, static_cast<int>(a->line.size()));
-        }
       }
+      const std::string why = disagreement(*pos, mated, truth, a);
       if (!why.empty()) {
         std::lock_guard lock(mu);
         failures.push_back(pos->to_fen() + (mated == Color::White ? " (White mated): " : " (Black mated): ") + why);
