@@ -40,27 +40,18 @@ struct Reach {
   Bitboard attacks = 0;
 };
 
-// A piece that moves as `pt` (Queen and Knight both for `any`: a promoted pawn), from `start`.
+// A piece that moves as `pt` (queen and knight moves both for `any`: a promoted pawn), from `start`.
 Reach piece_reach(PieceType pt, bool any, Bitboard start, Bitboard walls) {
-  Reach r;
-  r.region = start;
-  Bitboard todo = start;
-  while (todo) {
-    const Square s = pop_lsb(todo);
-    Bitboard a = 0;
-    if (any) {
-      a = queen_attacks(s, walls) | knight_attacks(s);
-    } else if (pt == PieceType::Knight) {
-      a = knight_attacks(s);
-    } else {
-      a = piece_attacks(pt, s, walls);
-    }
-    r.attacks |= a;
-    const Bitboard n = a & ~walls & ~r.region;
-    r.region |= n;
-    todo |= n;
+  unsigned moves = kFloodKnight;
+  if (any || pt == PieceType::Queen) {
+    moves = kFloodRook | kFloodBishop | (any ? kFloodKnight : 0U);
+  } else if (pt == PieceType::Rook) {
+    moves = kFloodRook;
+  } else if (pt == PieceType::Bishop) {
+    moves = kFloodBishop;
   }
-  return r;
+  const Flood f = flood(start, walls, moves);
+  return Reach{f.region, f.attacks};
 }
 
 // The floods of a promoted piece (queen and knight moves) with one set of walls, remembered: such

@@ -186,6 +186,67 @@ Bitboard sliding_attack(PieceType pt, Square s, Bitboard occupied) {
   return 0;
 }
 
+namespace {
+
+constexpr Bitboard kNotFileA = ~file_bb(0), kNotFileH = ~file_bb(7);
+constexpr Bitboard kNotFilesAB = ~(file_bb(0) | file_bb(1)), kNotFilesGH = ~(file_bb(6) | file_bb(7));
+
+// One direction's occluded fill (Kogge-Stone): gen extended along the direction through the squares
+// of `open` (already cleared of the squares a step in this direction would wrap onto), in three
+// doubling steps instead of up to seven single ones.
+template <int Shift>
+Bitboard fill(Bitboard gen, Bitboard open) {
+  const auto step = [](Bitboard b, int n) { return Shift > 0 ? b << (Shift * n) : b >> (-Shift * n); };
+  gen |= open & step(gen, 1);
+  open &= step(open, 1);
+  gen |= open & step(gen, 2);
+  open &= step(open, 2);
+  gen |= open & step(gen, 4);
+  return gen;
+}
+
+Bitboard rook_fill(Bitboard gen, Bitboard open) {
+  return fill<8>(gen, open) | fill<-8>(gen, open) | fill<1>(gen, open & kNotFileA) | fill<-1>(gen, open & kNotFileH);
+}
+Bitboard bishop_fill(Bitboard gen, Bitboard open) {
+  return fill<9>(gen, open & kNotFileA) | fill<7>(gen, open & kNotFileH) | fill<-7>(gen, open & kNotFileA) |
+         fill<-9>(gen, open & kNotFileH);
+}
+Bitboard rook_step(Bitboard b) { return (b << 8) | (b >> 8) | ((b << 1) & kNotFileA) | ((b >> 1) & kNotFileH); }
+Bitboard bishop_step(Bitboard b) {
+  return ((b << 9) & kNotFileA) | ((b << 7) & kNotFileH) | ((b >> 7) & kNotFileA) | ((b >> 9) & kNotFileH);
+}
+Bitboard knight_step(Bitboard b) {
+  const Bitboard one = ((b << 1) & kNotFileA) | ((b >> 1) & kNotFileH);
+  const Bitboard two = ((b << 2) & kNotFilesAB) | ((b >> 2) & kNotFilesGH);
+  return (one << 16) | (one >> 16) | (two << 8) | (two >> 8);
+}
+
+}  // namespace
+
+Flood flood(Bitboard start, Bitboard walls, unsigned moves) {
+  const Bitboard open = ~walls;
+  Bitboard region = start;
+  // Each round extends every line of the region to its end; a region of one slider needs one
+  // round per turn its paths take, a knight's one per jump.
+  for (;;) {
+    Bitboard next = region;
+    if (moves & kFloodRook) next |= rook_fill(region, open);
+    if (moves & kFloodBishop) next |= bishop_fill(region, open);
+    if (moves & kFloodKnight) next |= knight_step(region) & open;
+    if (next == region) break;
+    region = next;
+  }
+  // A square of the region attacks along each line up to the first wall; every square before it is
+  // in the region and the wall is one step from the last of them. So the attack set is exactly the
+  // squares one move step from the region.
+  Bitboard attacks = 0;
+  if (moves & kFloodRook) attacks |= rook_step(region);
+  if (moves & kFloodBishop) attacks |= bishop_step(region);
+  if (moves & kFloodKnight) attacks |= knight_step(region);
+  return Flood{region, attacks};
+}
+
 Bitboard piece_attacks(PieceType pt, Square s, Bitboard occupied) {
   switch (pt) {
     case PieceType::Knight: return knight_attacks(s);

@@ -112,6 +112,21 @@ Bitboard piece_attacks(PieceType pt, Square s, Bitboard occupied);
 // Slow reference: walks rays square by square. pt must be Bishop, Rook or Queen.
 Bitboard sliding_attack(PieceType pt, Square s, Bitboard occupied);
 
+// The moves a flood follows (flood()): any union of them.
+enum FloodMoves : unsigned { kFloodRook = 1, kFloodBishop = 2, kFloodKnight = 4 };
+struct Flood {
+  Bitboard region = 0;   // every square the piece can ever stand on, its start squares included
+  Bitboard attacks = 0;  // every square it attacks from some square of the region, walls included
+};
+// Where a piece starting on the squares of `start` (not walls) can ever stand by any number of
+// moves of the kinds in `moves` (kFloodRook | kFloodBishop: a queen) when the squares of `walls`
+// can be neither entered nor passed, and what it attacks from there. Equal to flooding square by
+// square with piece_attacks(pt, s, walls) (the test's reference), computed instead by shifts of
+// the whole region: a slider's region is the component of ~walls connected by one-square steps
+// along its lines, and its attack set is the region's neighbours along them (docs/design.md,
+// "Locked structures"). Pure and thread-safe.
+Flood flood(Bitboard start, Bitboard walls, unsigned moves);
+
 // Squares strictly between a and b if they share a rank, file or diagonal; 0 otherwise.
 Bitboard between_bb(Square a, Square b);
 // The whole line (edge to edge) through a and b if aligned, including both; 0 otherwise.
