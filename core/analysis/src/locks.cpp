@@ -120,8 +120,14 @@ struct Reaches {
   ByColor<int> men{};                           // how many of `regions` are used
 };
 
-Reaches reaches(const Position& p, Bitboard frozen) {
+// With `mated` given, returns early (with *hopeless set and r incomplete) as soon as the other
+// side's men computed so far leave some square of the mated king's region checked with no flight
+// at all, walls counted as flights: the relaxed test of frozen_pawns() must then fail, since the
+// remaining men only add checks and cover. The other side's men go first, queens and rooks first,
+// so that on open boards one flood settles it.
+Reaches reaches(const Position& p, Bitboard frozen, Color mated, bool* hopeless) {
   Reaches r;
+  *hopeless = false;
   PromotionFloods promotions(frozen);
   for (Color c : {Color::White, Color::Black}) {
     r.frozen_pawn_attacks[c] = pawn_captures(c, frozen & p.pieces(c, PieceType::Pawn));
@@ -137,15 +143,27 @@ Reaches reaches(const Position& p, Bitboard frozen) {
       king = next;
     }
     r.king_region[c] = king;
-    Bitboard men = p.pieces(c) & ~p.pieces(PieceType::King) & ~frozen;
-    while (men) {
-      const Square s = pop_lsb(men);
-      const PieceType pt = type_of(p.piece_on(s));
-      const Reach m =
-          pt == PieceType::Pawn ? pawn_reach(c, s, frozen, promotions) : piece_reach(pt, false, bit(s), frozen);
-      r.occupy[c] |= m.region;
-      r.attack[c] |= m.attacks;
-      r.regions[c][static_cast<std::size_t>(r.men[c]++)] = m.region;
+  }
+  const Color w = ~mated;
+  const Bitboard king_cover = king_spread(r.king_region[w]) | r.frozen_pawn_attacks[w];
+  for (Color c : {w, mated}) {
+    for (PieceType pt : {PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight, PieceType::Pawn}) {
+      for (Bitboard men = p.pieces(c, pt) & ~frozen; men;) {
+        const Square s = pop_lsb(men);
+        const Reach m =
+            pt == PieceType::Pawn ? pawn_reach(c, s, frozen, promotions) : piece_reach(pt, false, bit(s), frozen);
+        r.occupy[c] |= m.region;
+        r.attack[c] |= m.attacks;
+        r.regions[c][static_cast<std::size_t>(r.men[c]++)] = m.region;
+        if (c != w) continue;
+        const Bitboard cover = r.attack[w] | king_cover;
+        for (Bitboard ks = r.king_region[mated] & (r.attack[w] | r.frozen_pawn_attacks[w]); ks;) {
+          if (!(king_attacks(pop_lsb(ks)) & ~cover)) {
+            *hopeless = true;
+            return r;
+          }
+        }
+      }
     }
   }
   return r;
@@ -208,8 +226,9 @@ Bitboard frozen_pawns(const Position& p, Color mated, Reaches& r) {
     frozen = held;
   }
   while (frozen) {
-    r = reaches(p, frozen);
-    if (!no_mate_square(r, frozen, mated, false)) return 0;
+    bool hopeless = false;
+    r = reaches(p, frozen, mated, &hopeless);
+    if (hopeless || !no_mate_square(r, frozen, mated, false)) return 0;
     Bitboard drop = 0;
     for (Bitboard f = frozen; f;) {
       const Square s = pop_lsb(f);
