@@ -81,8 +81,8 @@ int Search::estimate(const Position& p) const {
 }
 
 bool Search::insert(const Key& k, std::uint64_t h, std::uint32_t id) {
-  if ((nodes_.size() + 1) * 2 > slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
+  if ((nodes_.size() + 1) * 2 > slot_count_) grow();
+  const std::size_t mask = slot_count_ - 1;
   // A slot holds the high 32 bits of the hash and the node id: one cache line read per probe, the
   // node's key only read when the tags agree.
   const std::uint64_t tag = h & ~std::uint64_t{0xFFFFFFFFU};
@@ -97,10 +97,14 @@ bool Search::insert(const Key& k, std::uint64_t h, std::uint32_t id) {
 }
 
 void Search::grow() {
-  const std::size_t n = slots_.empty() ? 1024 : slots_.size() * 2;
-  std::vector<std::uint64_t> old = std::move(slots_);
-  slots_.assign(n, kEmptySlot);
-  for (std::uint64_t s : old) {
+  const std::size_t old = slot_count_, n = old ? old * 2 : 1024;
+  if (spare_.size() < old) spare_.resize(old);
+  std::copy(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(old), spare_.begin());
+  if (slots_.size() < n) slots_.resize(n);
+  std::fill(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(n), kEmptySlot);
+  slot_count_ = n;
+  for (std::size_t j = 0; j < old; ++j) {
+    const std::uint64_t s = spare_[j];
     if (s == kEmptySlot) continue;
     const std::uint64_t h = hash_of(nodes_[static_cast<std::uint32_t>(s)].key);
     for (std::size_t i = static_cast<std::size_t>(h) & (n - 1);; i = (i + 1) & (n - 1)) {
@@ -203,9 +207,9 @@ bool Search::out_of_budget(BudgetKind& why) {
   // The store's bytes and the next doubling of either vector (old and new are held at once while
   // it moves).
   const std::size_t node_bytes = nodes_.capacity() * sizeof(Node);
-  const std::size_t slot_bytes = slots_.size() * sizeof(std::uint64_t);
+  const std::size_t slot_bytes = slot_count_ * sizeof(std::uint64_t);
   const std::size_t next = (nodes_.size() == nodes_.capacity() ? 2 * node_bytes : 0) +
-                           ((nodes_.size() + 1) * 2 > slots_.size() ? 2 * slot_bytes : 0);
+                           ((nodes_.size() + 1) * 2 > slot_count_ ? 2 * slot_bytes : 0);
   if (store_bytes() + next >= opt_.budget.memory_bytes) {
     why = BudgetKind::Memory;
     return true;
@@ -284,8 +288,9 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
   int root_sym = 0;
   nodes_.clear();
   // Start small: clearing a table kept from a big search would cost more than most searches.
-  if (slots_.size() > 4096) slots_.assign(4096, kEmptySlot);
-  std::fill(slots_.begin(), slots_.end(), kEmptySlot);
+  slot_count_ = 4096;
+  if (slots_.size() < slot_count_) slots_.resize(slot_count_);
+  std::fill(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(slot_count_), kEmptySlot);
   for (auto& b : buckets_) b.clear();
   nodes_.push_back(Node{stored_key(root, &root_sym), kNoParent, Move::none(), 0});
   insert(nodes_[0].key, hash_of(nodes_[0].key), 0);

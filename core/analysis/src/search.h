@@ -53,6 +53,7 @@ class Search {
   ~Search() {
     if (nodes_.capacity() * sizeof(Node) > kKeepBytes) std::vector<Node>().swap(nodes_);
     if (slots_.size() * sizeof(std::uint64_t) > kKeepBytes) std::vector<std::uint64_t>().swap(slots_);
+    if (spare_.size() * sizeof(std::uint64_t) > kKeepBytes) std::vector<std::uint64_t>().swap(spare_);
     std::size_t queued = 0;
     for (const auto& b : buckets_) queued += b.capacity();
     if (queued * sizeof(std::uint32_t) > kKeepBytes) std::vector<std::vector<std::uint32_t>>().swap(buckets_);
@@ -111,9 +112,9 @@ class Search {
     return l;
   }
 
-  // The store's bytes: nodes and hash slots as allocated, a queue entry per node.
+  // The store's bytes: nodes as allocated, the hash slots in use, a queue entry per node.
   std::size_t store_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + slots_.size() * sizeof(std::uint64_t) +
+    return nodes_.capacity() * sizeof(Node) + slot_count_ * sizeof(std::uint64_t) +
            nodes_.size() * sizeof(std::uint32_t);
   }
 
@@ -145,7 +146,12 @@ class Search {
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 
   std::vector<Node>& nodes_ = scratch().nodes;
-  std::vector<std::uint64_t>& slots_ = scratch().slots;  // hash tag << 32 | node id; kEmptySlot when free
+  // The hash table: slots_[0, slot_count_), each the hash tag << 32 | node id, kEmptySlot when free.
+  // The vectors are kept between searches (Scratch): a table that doubles again in every search
+  // would fault in fresh pages each time.
+  std::vector<std::uint64_t>& slots_ = scratch().slots;
+  std::vector<std::uint64_t>& spare_ = scratch().spare;
+  std::size_t slot_count_ = 0;
   std::vector<std::vector<std::uint32_t>>& buckets_ = scratch().buckets;  // open nodes by priority (LIFO)
   std::uint64_t generated_ = 0;
   std::uint64_t checks_ = 0;  // calls of out_of_budget, for the clock

@@ -140,7 +140,8 @@ struct Node {
 // search that grew it past kKeepBytes it is released, so no thread keeps a big search's memory.
 struct Scratch {
   std::vector<Node> nodes;
-  std::vector<std::uint64_t> slots;
+  std::vector<std::uint64_t> slots;  // a search uses the first Search::slot_count_ of them
+  std::vector<std::uint64_t> spare;  // the old slots while the table doubles
   std::vector<std::vector<std::uint32_t>> buckets;
 };
 inline constexpr std::size_t kKeepBytes = std::size_t{8} << 20;
