@@ -18,6 +18,7 @@
 
 #include "locks.h"
 
+#include <bit>
 #include <new>
 
 namespace deadpos::internal {
@@ -44,7 +45,9 @@ int Search::estimate(const Position& p) const {
   Bitboard zone = king_attacks(kx) & ~p.pieces(x);
   Bitboard leapers = king_attacks(kw);
   for (Bitboard b = p.pieces(w, PieceType::Knight); b;) leapers |= knight_attacks(pop_lsb(b));
-  for (Bitboard b = p.pieces(w, PieceType::Pawn); b;) leapers |= pawn_attacks(w, pop_lsb(b));
+  const Bitboard wp = p.pieces(w, PieceType::Pawn);
+  constexpr Bitboard kNotA = ~file_bb(0), kNotH = ~file_bb(7);
+  leapers |= w == Color::White ? ((wp << 7) & kNotH) | ((wp << 9) & kNotA) : ((wp >> 9) & kNotH) | ((wp >> 7) & kNotA);
   zone &= ~leapers;
   const Bitboard queens = p.pieces(w, PieceType::Queen);
   const Bitboard diagonal = p.pieces(w, PieceType::Bishop) | queens;
@@ -59,9 +62,8 @@ int Search::estimate(const Position& p) const {
   int nearest = 16;
   Bitboard pieces = p.pieces(w) & ~p.pieces(w, PieceType::King) & ~p.pieces(w, PieceType::Pawn);
   while (pieces) nearest = std::min(nearest, king_distance(pop_lsb(pieces), kx));
-  Bitboard pawns = p.pieces(w, PieceType::Pawn);
-  while (pawns) {
-    const Square s = pop_lsb(pawns);
+  if (wp) {  // the most advanced pawn: the highest one of White's, the lowest one of Black's
+    const Square s = w == Color::White ? square_at(63 - std::countl_zero(wp)) : lsb(wp);
     nearest = std::min(nearest, 2 + (7 - relative_rank(w, s)) + 1);
   }
   const int kings = king_distance(kw, kx);
