@@ -283,6 +283,17 @@ j = json.load(open(sys.argv[1]))
 assert j["flag"]["reason"] == "opponent-cannot-mate" and j["white_can_mate"] is True and j["black_can_mate"] is False, j
 ' "$work/out1.txt" || fail "flag draw: $(cat "$work/out1.txt")"
 
+# The trailer says how the questions were settled beyond the tables. Locked chains, every bishop
+# shut out of the other side's pawns: both questions by the lock rule. A lone black king: Black's
+# question by a rule, White's (three pawns can promote) by the search. Two armies: both searched.
+check_trailer() {
+  "$deadpos" probe --tables "$tables" "$1" >"$work/out1.txt" 2>/dev/null
+  grep -qF "[beyond the tables: $2]" "$work/out1.txt" || fail "trailer '$2': $(cat "$work/out1.txt")"
+}
+check_trailer "8/8/1k1p1p2/3PpP2/3pKp2/b2P1P2/8/3B1B2 b - - 0 1" "rules"
+check_trailer "8/8/8/3k4/8/8/PPP5/K7 w - - 0 1" "rule and search"
+check_trailer "r3k3/ppp5/8/8/8/8/PPP5/R3K3 w - - 0 1" "search"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2
   exit 1

@@ -120,7 +120,16 @@ std::string probe_text(const ProbeAnswer& a) {
   } else if (r.checkmate || r.stalemate) {
     out += " [by the rules: no legal move]";
   } else {
-    out += " [beyond the tables: search]";
+    // How the questions asked were settled: by rules alone, by the search alone, or both.
+    bool rule = false, search = false;
+    for (Color c : {Color::White, Color::Black}) {
+      const Method m = r.mate[c].method;
+      if (m == Method::Rule) rule = true;
+      if (m != Method::Rule && m != Method::NotAsked) search = true;
+    }
+    out += rule && search ? " [beyond the tables: rule and search]"
+           : rule         ? " [beyond the tables: rules]"
+                          : " [beyond the tables: search]";
   }
   return out;
 }
