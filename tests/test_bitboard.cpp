@@ -357,6 +357,19 @@ TEST(Bitboard, DiagramAndHelpers) {
   EXPECT_TRUE((kLightSquares & square_bb(Square::H1)) != 0);
 }
 
+// pawn_attacks_bb, the shifts of a whole set, against the union of the per-square table.
+TEST(PawnAttacks, SetEqualsTheUnionOfTheTable) {
+  TestRng rng(7);
+  for (int trial = 0; trial < 10000; ++trial) {
+    const Bitboard b = rng.next() & rng.next();
+    for (Color c : {Color::White, Color::Black}) {
+      Bitboard want = 0;
+      for (Bitboard x = b; x;) want |= pawn_attacks(c, pop_lsb(x));
+      ASSERT_EQ(pawn_attacks_bb(c, b), want) << show("pawns", b);
+    }
+  }
+}
+
 // flood() against the square-by-square flood it replaces: from each square of the region, every
 // square the piece attacks with the walls as the only blockers (sliding_attack, the ray walker, and
 // the knight table), the open ones joining the region. Random walls of every density, one or a few

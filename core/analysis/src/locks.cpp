@@ -28,9 +28,6 @@ Bitboard king_spread(Bitboard b) {
 }
 
 Bitboard pawn_push(Color c, Bitboard b) { return c == Color::White ? b << 8 : b >> 8; }
-Bitboard pawn_captures(Color c, Bitboard b) {
-  return c == Color::White ? ((b << 7) & ~kFileH) | ((b << 9) & ~kFileA) : ((b >> 9) & ~kFileH) | ((b >> 7) & ~kFileA);
-}
 Bitboard last_rank(Color c) { return c == Color::White ? rank_bb(7) : rank_bb(0); }
 
 // Where a man could ever stand and what it could ever attack, with `walls` (the frozen pawns) the
@@ -97,11 +94,11 @@ Reach pawn_reach(Color c, Square s, Bitboard walls, PromotionFloods& promotions)
     const Bitboard movers = region & ~last_rank(c);
     const Bitboard single = pawn_push(c, movers) & ~walls;
     const Bitboard twice = pawn_push(c, pawn_push(c, movers & start_rank) & ~walls) & ~walls;
-    const Bitboard next = region | single | twice | (pawn_captures(c, movers) & ~walls);
+    const Bitboard next = region | single | twice | (pawn_attacks_bb(c, movers) & ~walls);
     if (next == region) break;
     region = next;
   }
-  Reach r{region, pawn_captures(c, region & ~last_rank(c))};
+  Reach r{region, pawn_attacks_bb(c, region & ~last_rank(c))};
   if (const Bitboard promo = region & last_rank(c)) {
     const Reach q = promotions.from(promo);
     r.region |= q.region;
@@ -130,7 +127,7 @@ Reaches reaches(const Position& p, Bitboard frozen, Color mated, bool* hopeless)
   *hopeless = false;
   PromotionFloods promotions(frozen);
   for (Color c : {Color::White, Color::Black}) {
-    r.frozen_pawn_attacks[c] = pawn_captures(c, frozen & p.pieces(c, PieceType::Pawn));
+    r.frozen_pawn_attacks[c] = pawn_attacks_bb(c, frozen & p.pieces(c, PieceType::Pawn));
   }
   for (Color c : {Color::White, Color::Black}) {
     // The king keeps off the frozen pawns and the squares the other side's frozen pawns attack:
@@ -239,7 +236,7 @@ Bitboard frozen_pawns(const Position& p, Color mated, Reaches& r) {
       bool held = (front & frozen) != 0;
       for (Color k : {Color::White, Color::Black}) held = held || r.king_region[k] == front;
       // It could capture: a man of the other side (not its king) could stand where it takes.
-      const bool captures = (pawn_captures(c, bit(s)) & (r.occupy[e] | (frozen & p.pieces(e)))) != 0;
+      const bool captures = (pawn_attacks_bb(c, bit(s)) & (r.occupy[e] | (frozen & p.pieces(e)))) != 0;
       // It could be taken: by a man that could attack its square (a frozen pawn of the other side
       // that attacks it is one too), or by the other king, unless the square is always defended
       // (the king would stand in check there): by a frozen pawn of its own side, or by its own

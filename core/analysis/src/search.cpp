@@ -46,8 +46,7 @@ int Search::estimate(const Position& p) const {
   Bitboard leapers = king_attacks(kw);
   for (Bitboard b = p.pieces(w, PieceType::Knight); b;) leapers |= knight_attacks(pop_lsb(b));
   const Bitboard wp = p.pieces(w, PieceType::Pawn);
-  constexpr Bitboard kNotA = ~file_bb(0), kNotH = ~file_bb(7);
-  leapers |= w == Color::White ? ((wp << 7) & kNotH) | ((wp << 9) & kNotA) : ((wp >> 9) & kNotH) | ((wp >> 7) & kNotA);
+  leapers |= pawn_attacks_bb(w, wp);
   zone &= ~leapers;
   const Bitboard queens = p.pieces(w, PieceType::Queen);
   const Bitboard diagonal = p.pieces(w, PieceType::Bishop) | queens;

@@ -95,6 +95,11 @@ constexpr Bitboard king_attacks(Square s) { return detail::kKingAttacks[static_c
 constexpr Bitboard pawn_attacks(Color c, Square s) {
   return detail::kPawnAttacks[static_cast<std::size_t>(to_index(c))][static_cast<std::size_t>(to_index(s))];
 }
+// Squares some pawn of colour c on the squares of b attacks: the union of pawn_attacks over b.
+constexpr Bitboard pawn_attacks_bb(Color c, Bitboard b) {
+  constexpr Bitboard not_a = ~file_bb(0), not_h = ~file_bb(7);
+  return c == Color::White ? ((b << 7) & not_h) | ((b << 9) & not_a) : ((b >> 9) & not_h) | ((b >> 7) & not_a);
+}
 inline Bitboard rook_attacks(Square s, Bitboard occupied) {
   const detail::Magic& m = detail::g_rook_magics[to_index(s)];
   return m.attacks[m.index(occupied)];
