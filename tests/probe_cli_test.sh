@@ -294,6 +294,22 @@ check_trailer "8/8/1k1p1p2/3PpP2/3pKp2/b2P1P2/8/3B1B2 b - - 0 1" "rules"
 check_trailer "8/8/8/3k4/8/8/PPP5/K7 w - - 0 1" "rule and search"
 check_trailer "r3k3/ppp5/8/8/8/8/PPP5/R3K3 w - - 0 1" "search"
 
+# A table answer says how castling rights and en passant were handled (docs/cli.md): KRvK with
+# Black's queen-side right goes through the castling search; after e2-e4 beside the pawn on d4,
+# d4xe3 is legal and must be counted.
+check_table_trailer() {
+  "$deadpos" probe --tables "$tables" "$1" >"$work/out1.txt" 2>/dev/null
+  grep -qF "[table $2]" "$work/out1.txt" || fail "trailer 'table $2': $(cat "$work/out1.txt")"
+}
+check_table_trailer "r3k3/8/8/8/8/8/8/4K3 w q - 0 1" "KRvK, castling search"
+check_table_trailer "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1" "KPvKP, en passant"
+
+# An EPD file that cannot be opened: I/O exit status 5 and the operating system's reason.
+rc=0
+"$deadpos" probe --tables "$tables" --epd "$work/absent.epd" >/dev/null 2>"$work/err" || rc=$?
+{ [ $rc = 5 ] && grep -qF "$work/absent.epd: cannot open: No such file or directory" "$work/err"; } ||
+  fail "absent EPD: exit $rc: $(cat "$work/err")"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2
   exit 1

@@ -6,7 +6,9 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -211,7 +213,8 @@ int run_adjudicate(Args& a) {
       }
       std::ifstream in(f, std::ios::binary);
       if (!in) {
-        const int c = report(make_error(ErrorCode::Io, f + ": cannot open"));
+        // ifstream opens through open(2), which leaves the reason in errno.
+        const int c = report(make_error(ErrorCode::Io, f + ": cannot open: " + std::strerror(errno)));
         adj.unreadable_file(false);
         if (!file_error) file_error = c;
         continue;

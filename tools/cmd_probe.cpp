@@ -1,5 +1,7 @@
 // deadpos probe [--tables DIR]... [options] [FEN...]: answer positions (docs/cli.md, "deadpos probe").
 // Every input gives exactly one output line, in input order, rendered by cli.h.
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -116,7 +118,8 @@ int run_probe(Args& a) {
       return report(make_error(ErrorCode::Io, a.epd + ": is a directory, not an EPD file"));
     }
     std::ifstream in(a.epd);
-    if (!in) return report(make_error(ErrorCode::Io, a.epd + ": cannot open"));
+    // ifstream opens through open(2), which leaves the reason in errno.
+    if (!in) return report(make_error(ErrorCode::Io, a.epd + ": cannot open: " + std::strerror(errno)));
     ok = p.answer_stream(in);
     if (in.bad()) return report(make_error(ErrorCode::Io, a.epd + ": read error"));
   } else if (ok && (a.epd == "-" || (a.epd.empty() && a.fens.empty()))) {
