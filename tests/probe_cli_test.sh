@@ -304,6 +304,17 @@ check_table_trailer() {
 check_table_trailer "r3k3/8/8/8/8/8/8/4K3 w q - 0 1" "KRvK, castling search"
 check_table_trailer "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1" "KPvKP, en passant"
 
+# A checkmate or stalemate whose material's table is not loaded is credited to the board, not
+# to the absent table (here only KQvK is loaded; the positions are KRvK).
+mkdir -p "$work/part"
+ln -s "$(cd "$tables" && pwd)/KQvK.dpt" "$work/part/KQvK.dpt"
+for fen in "R6k/8/6K1/8/8/8/8/8 b - - 0 1" "k7/1R6/1K6/8/8/8/8/8 b - - 0 1"; do
+  "$deadpos" probe --tables "$work/part" "$fen" >"$work/out1.txt" 2>/dev/null
+  grep -qF "[by the rules: no legal move]" "$work/out1.txt" || fail "board trailer: $(cat "$work/out1.txt")"
+  "$deadpos" probe --tables "$work/part" --json "$fen" >"$work/out1.json" 2>/dev/null
+  grep -q '"table": *"KRvK"' "$work/out1.json" && fail "absent table credited: $(cat "$work/out1.json")"
+done
+
 # An EPD file that cannot be opened: I/O exit status 5 and the operating system's reason.
 rc=0
 "$deadpos" probe --tables "$tables" --epd "$work/absent.epd" >/dev/null 2>"$work/err" || rc=$?

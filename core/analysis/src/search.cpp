@@ -225,6 +225,13 @@ bool Search::out_of_budget(BudgetKind& why) {
 
 Status Search::fill_root_table(const Position& root, RootTable& root_table) {
   if (root_table.done) return Ok{};
+  // The tables answer a checkmate or stalemate by the rules alone (Tablebase::probe), whether or
+  // not its material's table is loaded; such a root is credited to the board, not to a table that
+  // is absent (docs/cli.md: `[table KEY]` only when its material has a table).
+  if (!root.has_legal_move() && !ProbeDoor::has_table(tb_, root)) {
+    root_table = RootTable{true, std::nullopt};
+    return Ok{};
+  }
   try {
     auto t = table_answer(root, table_men_);
     if (!t) return t.error();

@@ -251,6 +251,10 @@ ProbeResult ProbeDoor::describe(const Position& pos) {
   return r;
 }
 
+bool ProbeDoor::has_table(const Tablebase& tb, const Position& pos) {
+  return tb.impl_->tables.count(Material::of(pos).canonical().key()) != 0;
+}
+
 Result<ProbeResult> ProbeDoor::probe(const Tablebase& tb, const Position& pos, internal::CastlingLimits& limits) {
   ProbeResult r = describe(pos);
   Tablebase::Impl::Memo memo(limits);

@@ -46,6 +46,8 @@ class ProbeDoor {
   // What Tablebase::probe says of pos besides the DTHMs: checkmate, stalemate, table,
   // castling_search, en_passant (the rules alone, no table read). Pure.
   static ProbeResult describe(const Position& pos);
+  // Whether the table of pos's material is loaded in tb. Thread-safe (reads the directory only).
+  static bool has_table(const Tablebase& tb, const Position& pos);
 };
 
 }  // namespace deadpos::internal
