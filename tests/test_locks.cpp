@@ -262,6 +262,18 @@ const ClassCase kClassCases[] = {
     {'e', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P1B5/1B1B1B1B/6K1 w - - 0 1", Expect::Dead,
      "HIGH; five dark White bishops can never stand on a light square: as (a)"},
     {'e', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P1B5/1B1B1B1B/6K1 b - - 0 1", Expect::Dead, "the same with Black to move"},
+    {'e', "3k1b2/2p1pBp1/KpP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 3 57", Expect::Dead,
+     "a public dispute position: five light White bishops; the kings share the corridor a8-e8 (and "
+     "a6, a7, b7 for White's king) and can never pass each other; Kxc7 is possible only with "
+     "Black's king on e8 and is stalemate (Black can only move its king); a mate needs a light "
+     "square: a8 and c8 keep a dark flight only White's king could cover, and on e8 the flight d8 "
+     "needs White's king on c8, which it cannot already hold when Black's king steps to e8 from "
+     "d8, nor reach with a discovered check (it has no rook or queen)"},
+    {'e', "1K2kbB1/2p1p1p1/1pP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 0 1", Expect::Dead,
+     "the same corridor, Black's king already on e8 with White to move but White's king on b8: "
+     "Kc8 is stalemate, any other move lets Black's king step to d8"},
+    {'e', "2K1kbB1/2p1p1p1/1pP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 0 1", Expect::CanMate,
+     "White's king already on c8 with Black's on e8 and White to move: Bf7 is mate"},
     // (f) locked only after a forced move.
     {'f', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P7/6bB/6BK w - - 0 1", Expect::Dead,
      "HIGH; White is in check from the bishop on g2 and Kxg2 is the only legal move (g1 and h2 "
@@ -307,6 +319,129 @@ std::vector<Position> variants(const Position& base, Expect e, std::mt19937_64& 
     }
   }
   return out;
+}
+
+// Random positions around the corridor of a public dispute position,
+// 3k1b2/2p1pBp1/KpP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 3 57: White's pawns b5 c6 e6 g6 against b6 c7
+// e7 g7, usually with Black's bishop boxed in on f8. Both kings behind the pawns share a corridor
+// along the back rank that they can never pass each other in; the pawn on c7 can be taken only by
+// White's king when Black's king stands on e8 or a8, which is stalemate when Black can only move
+// its king; and a mate on e8 needs White's king on c8 first, which the order of moves forbids.
+// Varied: the bishop left out (the corridor opens to f8-h8), the kings anywhere one time in six,
+// zero to two more men of White (mostly light bishops, sometimes a dark bishop, a knight or a
+// rook, which can build mates), sometimes a knight or bishop of Black, either side to move,
+// mirrored and colours swapped.
+std::optional<Position> random_corridor(std::mt19937_64& rng) {
+  auto uni = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  auto at = [](const char* name) { return square_at((name[1] - '1') * 8 + (name[0] - 'a')); };
+  auto random_square = [&](const std::vector<const char*>& names) {
+    return at(names[static_cast<std::size_t>(uni(static_cast<int>(names.size())))]);
+  };
+  Placement pl;
+  for (const char* s : {"b5", "c6", "e6", "g6"}) pl[at(s)] = make_piece(Color::White, PieceType::Pawn);
+  for (const char* s : {"b6", "c7", "e7", "g7"}) pl[at(s)] = make_piece(Color::Black, PieceType::Pawn);
+  const bool bishop = uni(4) != 0;
+  if (bishop) pl[at("f8")] = make_piece(Color::Black, PieceType::Bishop);
+  auto empty_square = [&](bool light_only, bool dark_only) {
+    for (;;) {
+      const Square s = square_at(uni(64));
+      const bool light = (static_cast<int>(file_of(s)) + static_cast<int>(rank_of(s))) % 2 == 1;
+      if (pl[s] == kNoPiece && (!light_only || light) && (!dark_only || !light)) return s;
+    }
+  };
+  const Square bk = uni(6) == 0 ? empty_square(false, false)
+                    : bishop    ? random_square({"a8", "b8", "c8", "d8", "e8"})
+                                : random_square({"a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"});
+  pl[bk] = make_piece(Color::Black, PieceType::King);
+  const Square wk = uni(6) == 0
+                        ? empty_square(false, false)
+                        : random_square({"a6", "a7", "b7", "a8", "b8", "c8", "d7", "d8", "e8", "f7", "g8", "h8"});
+  if (pl[wk] != kNoPiece) return std::nullopt;
+  pl[wk] = make_piece(Color::White, PieceType::King);
+  for (int n = uni(3); n > 0; --n) {
+    const int kind = uni(20);
+    if (kind < 12) {
+      pl[empty_square(true, false)] = make_piece(Color::White, PieceType::Bishop);
+    } else if (kind < 15) {
+      pl[empty_square(false, true)] = make_piece(Color::White, PieceType::Bishop);
+    } else if (kind < 18) {
+      pl[empty_square(false, false)] = make_piece(Color::White, PieceType::Knight);
+    } else {
+      pl[empty_square(false, false)] = make_piece(Color::White, PieceType::Rook);
+    }
+  }
+  if (uni(6) == 0)
+    pl[empty_square(false, false)] = make_piece(Color::Black, uni(2) ? PieceType::Knight : PieceType::Bishop);
+  pl.side_to_move = uni(2) == 0 ? Color::White : Color::Black;
+  auto pos = Position::from_placement(pl);
+  if (!pos || pos->is_checkmate() || pos->is_stalemate()) return std::nullopt;
+  Position out = uni(2) ? mirrored(*pos) : *pos;
+  return uni(2) ? out.color_swapped() : out;
+}
+
+// The locked-structure rule's precise path (the kings' pairs, the stalemating capture, the last
+// move) against the brute force, on corridor positions: where the rule says "cannot", the brute
+// force must find no mate; where the brute force exhausts the reachable set, the analyzer (rule,
+// search, tables) must give its answer. The two new arguments must each close some questions.
+TEST(LockedStructure, CorridorPositionsAgreeWithTheBruteForce) {
+  const Tablebase* tb;
+  ASSERT_TABLES(tb);
+  const int count = static_cast<int>(test::sample_size(1'000, 10));
+  std::vector<Position> positions;
+  std::mt19937_64 rng(0xC0881D0);
+  while (static_cast<int>(positions.size()) < count)
+    if (auto p = random_corridor(rng)) positions.push_back(*p);
+  long fired = 0, by_stalemate = 0, by_last_move = 0, compared = 0, decided = 0, cannot = 0;
+  std::mutex mu;
+  std::vector<std::string> failures;
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : fired, by_stalemate, by_last_move, compared, decided, cannot)
+  for (int i = 0; i < count; ++i) {
+    const Position& pos = positions[static_cast<std::size_t>(i)];
+    const ByColor<Truth> truth = brute_force(pos, 80'000);
+    for (Color mated : {Color::White, Color::Black}) {
+      const Truth t = truth[mated];
+      std::string why;
+      auto rule = deadpos::analyze_side(*tb, pos, mated, rule_only(), false);
+      if (rule && locked_rule(*rule)) {
+        ++fired;
+        by_stalemate += rule->reason.find("capture is stalemate") != std::string::npos;
+        by_last_move += rule->reason.find("last flight square") != std::string::npos;
+        if (t == Truth::Mate) why = "the brute force finds a mate; rule said: " + rule->reason;
+      }
+      if (t != Truth::Unknown && why.empty()) {
+        ++compared;
+        cannot += t == Truth::NoMate;
+        AnalysisOptions opt;
+        opt.budget.nodes = 200'000;
+        auto a = deadpos::analyze_side(*tb, pos, mated, opt, true);
+        if (!a) {
+          why = "analyzer error: " + a.error().message;
+        } else if (const auto c = a->can_mate()) {
+          ++decided;
+          if (*c != (t == Truth::Mate)) {
+            why = std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) + " " +
+                  a->reason + "), the brute force " + (t == Truth::Mate ? "finds a mate" : "exhausts without one");
+          } else if (*c && a->method == Method::Search) {
+            why = check_helpmate_line(pos, mated, a->line, a->plies);
+          }
+        }
+      }
+      if (!why.empty()) {
+        std::lock_guard lock(mu);
+        failures.push_back(pos.to_fen() + side_text(mated) + ": " + why);
+      }
+    }
+  }
+  for (std::size_t k = 0; k < std::min<std::size_t>(failures.size(), 20); ++k) ADD_FAILURE() << failures[k];
+  EXPECT_TRUE(failures.empty()) << failures.size() << " failures";
+  EXPECT_GE(by_stalemate, count / 50) << "the stalemating capture closed " << by_stalemate << " questions";
+  EXPECT_GE(by_last_move, 5) << "the last-move test closed " << by_last_move << " questions";
+  EXPECT_GE(cannot, compared / 20) << "only " << cannot << " of " << compared << " compared questions are 'cannot'";
+  EXPECT_EQ(decided, compared) << decided << " of " << compared << " decided";
+  std::printf(
+      "[ locks ] corridor: rule fired on %ld of %d questions (stalemating capture %ld, last move %ld); %ld "
+      "with a small reachable set (%ld 'cannot'), %ld decided\n",
+      fired, 2 * count, by_stalemate, by_last_move, compared, cannot, decided);
 }
 
 TEST(LockedStructure, ClassesAreDecided) {
