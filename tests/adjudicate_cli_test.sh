@@ -164,6 +164,12 @@ grep -a '^\[Result ' "$work/fixed.pgn" >"$work/fix.ours"
 [ "$(wc -l <"$work/fix.pe")" = 5 ] || fail "pgn-extract --fixresulttags wrote $(wc -l <"$work/fix.pe") games, want 5"
 cmp -s "$work/fix.pe" "$work/fix.ours" || fail "corrected Result tags differ from pgn-extract --fixresulttags: $(diff "$work/fix.pe" "$work/fix.ours" | tr '\n' ' ')"
 ls "$work"/fixed.pgn.tmp.* >/dev/null 2>&1 && fail "pgn-out left a temporary file"
+# A --pgn-out whose folder does not exist: refused before any game is read (exit 5), with the
+# operating system's reason and the file the user named.
+rc=0
+"$deadpos" adjudicate --tables "$tables" --pgn-out "$work/no-such-folder/x.pgn" "$src" >/dev/null 2>"$work/err" || rc=$?
+{ [ $rc = 5 ] && grep -qF "$work/no-such-folder/x.pgn: cannot be written: creating the temporary file beside it failed: No such file or directory" "$work/err"; } ||
+  fail "pgn-out into a missing folder: exit $rc: $(cat "$work/err")"
 "$deadpos" adjudicate --tables "$tables" "$work/fixed.pgn" >"$work/fix2.txt" || fail "corrected file: exit $?"
 grep -q ' 0 with a wrong recorded result' "$work/fix2.txt" || fail "corrected file still has wrong results: $(tail -1 "$work/fix2.txt")"
 [ "$("$pgnextract" -s "$work/fixed.pgn" 2>/dev/null | grep -c '^\[Event ')" = 5 ] ||

@@ -321,6 +321,21 @@ rc=0
 { [ $rc = 5 ] && grep -qF "$work/absent.epd: cannot open: No such file or directory" "$work/err"; } ||
   fail "absent EPD: exit $rc: $(cat "$work/err")"
 
+# An input before the EPD file that is refused decides the exit code (the first error in input
+# order: a FEN error, 3), the answered inputs still get the summary, and the file's error follows.
+rc=0
+"$deadpos" probe --tables "$tables" 'not a fen' '8/8/8/8/8/8/8/K1k5 w - - 0 1' --epd "$work/absent.epd" \
+  >"$work/out" 2>"$work/err" || rc=$?
+{ [ $rc = 3 ] && grep -q '^summary: 1 answered, 1 not answered' "$work/out" &&
+  grep -qF "$work/absent.epd: cannot open: No such file or directory" "$work/err"; } ||
+  fail "FEN error then absent EPD: exit $rc: $(cat "$work/out" "$work/err")"
+
+# A closed standard input is an I/O error (5), not an empty input (0).
+rc=0
+"$deadpos" probe --tables "$tables" <&- >/dev/null 2>"$work/err" || rc=$?
+{ [ $rc = 5 ] && grep -qF "standard input: cannot read: Bad file descriptor" "$work/err"; } ||
+  fail "closed standard input: exit $rc: $(cat "$work/err")"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2
   exit 1

@@ -62,7 +62,13 @@ class PgnOut {
     path_ = target;
     tmp_ = target + ".tmp." + std::to_string(::getpid());
     out_.open(tmp_, std::ios::binary | std::ios::trunc);
-    if (!out_) return make_error(ErrorCode::Io, path + ": cannot create " + tmp_);
+    // ofstream opens through open(2), which leaves the reason in errno.
+    if (!out_) {
+      const std::string why = std::strerror(errno);
+      tmp_.clear();
+      return make_error(ErrorCode::Io,
+                        path + ": cannot be written: creating the temporary file beside it failed: " + why);
+    }
     return Ok{};
   }
   bool active() const { return out_.is_open(); }

@@ -1,5 +1,8 @@
 // deadpos probe [--tables DIR]... [options] [FEN...]: answer positions (docs/cli.md, "deadpos probe").
 // Every input gives exactly one output line, in input order, rendered by cli.h.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -112,22 +115,37 @@ int run_probe(Args& a) {
   for (const auto& f : a.fens) {
     if (!(ok = p.answer(f))) break;
   }
+  // An input file that cannot be opened or read is reported after the inputs before it were
+  // answered; the summary still comes, and the exit code is the first error's in input order.
+  std::optional<Error> input_error;
   if (ok && !a.epd.empty() && a.epd != "-") {
     std::error_code ec;
+    std::ifstream in;
     if (std::filesystem::is_directory(a.epd, ec)) {
-      return report(make_error(ErrorCode::Io, a.epd + ": is a directory, not an EPD file"));
+      input_error = make_error(ErrorCode::Io, a.epd + ": is a directory, not an EPD file");
+    } else if (in.open(a.epd); !in) {
+      // ifstream opens through open(2), which leaves the reason in errno.
+      input_error = make_error(ErrorCode::Io, a.epd + ": cannot open: " + std::strerror(errno));
+    } else {
+      ok = p.answer_stream(in);
+      if (in.bad()) input_error = make_error(ErrorCode::Io, a.epd + ": read error: " + std::strerror(errno));
     }
-    std::ifstream in(a.epd);
-    // ifstream opens through open(2), which leaves the reason in errno.
-    if (!in) return report(make_error(ErrorCode::Io, a.epd + ": cannot open: " + std::strerror(errno)));
-    ok = p.answer_stream(in);
-    if (in.bad()) return report(make_error(ErrorCode::Io, a.epd + ": read error"));
   } else if (ok && (a.epd == "-" || (a.epd.empty() && a.fens.empty()))) {
-    ok = p.answer_stream(std::cin);
+    // A closed standard input (`<&-`) is an error, not an empty input.
+    if (::fcntl(STDIN_FILENO, F_GETFD) < 0) {
+      input_error = make_error(ErrorCode::Io, std::string("standard input: cannot read: ") + std::strerror(errno));
+    } else {
+      ok = p.answer_stream(std::cin);
+      if (std::cin.bad()) input_error = make_error(ErrorCode::Io, "standard input: read error");
+    }
   }
   const ProbeTally& t = p.tally();
   if (ok && !a.json && t.answered + t.errors > 1) std::cout << summary_text(t, !a.flag.empty()) << '\n';
   if (const int rc = finish_output()) return rc;
+  if (input_error) {
+    const int rc = report(*input_error);
+    return t.first_error_code ? t.first_error_code : rc;
+  }
   // No input at all: the tables' error (reported above) still decides the exit code, never 0.
   if (t.first_error_code == 0 && no_tables) return exit_code(no_tables->code);
   return t.first_error_code;
