@@ -243,6 +243,11 @@ const ClassCase kClassCases[] = {
      "HIGH with the a-pawns gone past each other: the a-pawn can be taken by the king"},
     {'b', "2b1k3/8/2p1p1p1/1pPpPpPp/pP1P1P1P/P7/7B/1N2K3 w - - 0 1", Expect::CanMate,
      "HIGH with a White knight: it reaches every square, c4 among them"},
+    {'b', "6bk/1p3p1p/pP3P1P/Kp6/1p6/1P6/8/8 w - - 0 1", Expect::CanMate,
+     "found by a fresh tester against the stalemating-capture rule: Kxb4 is White's only move and "
+     "leaves Black's king no square, but the a6 pawn was blocked only by White's king: 1.Kxb4 a5+ "
+     "and both sides can still be mated (e.g. 2.Kc3 a4 3.Kd3 a3 4.Kd4 a2 5.Kc5 a1=Q 6.b4 Qe5#)"},
+    {'b', "kb6/p1p3p1/P1P3Pp/6pK/6p1/6P1/8/8 w - - 0 1", Expect::CanMate, "the same, mirrored by hand"},
     // (c) a lock that only the capture of a man could open, where that capture is impossible.
     {'c', "4k3/8/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/NB2KB1B w - - 0 1", Expect::Dead,
      "LOW; the knight on a1 (its squares b3 and c2 hold its own frozen pawns) and the light bishops "

@@ -323,7 +323,8 @@ bool may_discover(const Reaches& r, Bitboard frozen, Color e, Square kc, Square 
 // in a move after which the game goes on. It steps onto s from a square next to it while c's king
 // stands on a square kc not next to s; when c can only ever move its king and that king then has
 // no square to step to (walls, squares e's frozen pawns attack, c's men that can never be taken,
-// the squares next to s) and no line piece of e can be uncovered onto it, the capture is
+// the squares next to s), no frozen pawn of c had e's king on the square in front of it (that
+// pawn may now advance), and no line piece of e can be uncovered onto c's king, the capture is
 // stalemate and ends the game (FIDE 5.2.2), so no sequence to a checkmate passes through it.
 bool king_may_take(const Position& p, const Reaches& r, Bitboard frozen, Color mated, Square s, Color c) {
   const Color e = ~c, w = ~mated;
@@ -331,8 +332,13 @@ bool king_may_take(const Position& p, const Reaches& r, Bitboard frozen, Color m
   // Frozen pawns of e count only where a frozen pawn of e defends them: e's king, now on s, has
   // left its region, so the region's defence of them no longer holds.
   const Bitboard stuck = (frozen & p.pieces(c)) | r.frozen_pawn_attacks[e] | r.blocked[c] | king_attacks(s) | bit(s);
+  // A frozen pawn of c held by e's king (rule (i): the square in front is a king that never
+  // steps anywhere else) is free to advance once that king has gone to take on s.
+  const Bitboard c_pawns = frozen & p.pieces(c, PieceType::Pawn);
+  const Bitboard held_by_king = c == Color::White ? c_pawns << 8 : c_pawns >> 8;
   const auto goes_on = [&](Square kc, Square ke) {
-    return !only_king || (king_attacks(kc) & ~stuck) || may_discover(r, frozen, e, kc, ke);
+    return !only_king || (king_attacks(kc) & ~stuck) || (held_by_king & bit(ke)) ||
+           may_discover(r, frozen, e, kc, ke);
   };
   const Bitboard near = king_attacks(s) | bit(s);
   for (Bitboard as = r.king_region[w]; as;) {
