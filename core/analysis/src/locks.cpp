@@ -337,8 +337,7 @@ bool king_may_take(const Position& p, const Reaches& r, Bitboard frozen, Color m
   const Bitboard c_pawns = frozen & p.pieces(c, PieceType::Pawn);
   const Bitboard held_by_king = c == Color::White ? c_pawns << 8 : c_pawns >> 8;
   const auto goes_on = [&](Square kc, Square ke) {
-    return !only_king || (king_attacks(kc) & ~stuck) || (held_by_king & bit(ke)) ||
-           may_discover(r, frozen, e, kc, ke);
+    return !only_king || (king_attacks(kc) & ~stuck) || (held_by_king & bit(ke)) || may_discover(r, frozen, e, kc, ke);
   };
   const Bitboard near = king_attacks(s) | bit(s);
   for (Bitboard as = r.king_region[w]; as;) {
