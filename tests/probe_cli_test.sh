@@ -330,6 +330,12 @@ rc=0
   grep -qF "$work/absent.epd: cannot open: No such file or directory" "$work/err"; } ||
   fail "FEN error then absent EPD: exit $rc: $(cat "$work/out" "$work/err")"
 
+# An option given twice: a usage error (2) in words, not CLI11's "At Most 1 required".
+rc=0
+"$deadpos" probe --tables "$tables" --epd a.epd --epd b.epd >/dev/null 2>"$work/err" || rc=$?
+{ [ $rc = 2 ] && grep -qF -- "--epd: given 2 times; it takes one value" "$work/err"; } ||
+  fail "--epd twice: exit $rc: $(cat "$work/err")"
+
 # A closed standard input is an I/O error (5), not an empty input (0).
 rc=0
 "$deadpos" probe --tables "$tables" <&- >/dev/null 2>"$work/err" || rc=$?

@@ -2,6 +2,7 @@
 // the one given. Every error leaves as one line and an exit code (docs/cli.md); nothing escapes as
 // an uncaught exception.
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include <unistd.h>
@@ -44,7 +45,13 @@ int run(int argc, char** argv) {
       app.exit(e);
       return finish_output();
     }
-    std::cerr << "deadpos: usage: " << one_line(e.what()) << " (see deadpos --help)\n";
+    std::string what = one_line(e.what());
+    // CLI11's words for an option given twice ("--epd: At Most 1 required but received 2").
+    constexpr std::string_view kTwice = "At Most 1 required but received ";
+    if (const auto at = what.find(kTwice); at != std::string::npos) {
+      what = what.substr(0, at) + "given " + what.substr(at + kTwice.size()) + " times; it takes one value";
+    }
+    std::cerr << "deadpos: usage: " << what << " (see deadpos --help)\n";
     return kExitUsage;
   }
   for (const Subcommand& c : commands)
