@@ -50,6 +50,18 @@ TEST(San, DisambiguatesByFile) {
   EXPECT_TRUE(rejected(pos, "Nd2"));       // ambiguous
 }
 
+// A pawn promotes to a queen, rook, bishop or knight only (FIDE 3.7.5): "a8=K" names an illegal
+// promotion piece, not a bad square, and so does the form without '='.
+TEST(San, PromotionToAKingIsNamedAsSuch) {
+  const Position pos = position_from("8/P7/8/8/8/8/8/k6K w - - 0 1");
+  EXPECT_EQ(parsed(pos, "a8=Q"), "a7a8q");
+  EXPECT_EQ(parsed(pos, "a8N"), "a7a8n");
+  for (const char* san : {"a8=K", "a8K", "a8=P"}) {
+    EXPECT_TRUE(rejected(pos, san));
+    EXPECT_NE(parsed(pos, san).find("a pawn cannot promote to '"), std::string::npos) << parsed(pos, san);
+  }
+}
+
 // Rooks a1 and a5 both reach a3 along the a-file: same file, so the rank disambiguates.
 TEST(San, DisambiguatesByRank) {
   const Position pos = position_from("7k/8/8/R7/8/8/8/R6K w - - 0 1");

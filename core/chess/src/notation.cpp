@@ -119,12 +119,16 @@ Result<Move> parse_san(const Position& pos, std::string_view san) {
   }
   // Promotion suffix: "=Q" or "Q".
   std::optional<PieceType> promo;
-  if (pt == PieceType::Pawn && t.size() >= 2) {
-    if (auto p = promo_from_char(t.back()); p && (t.back() >= 'A' && t.back() <= 'Z')) {
-      promo = p;
-      t.pop_back();
-      if (!t.empty() && t.back() == '=') t.pop_back();
+  if (pt == PieceType::Pawn && t.size() >= 2 && t.back() >= 'A' && t.back() <= 'Z') {
+    // A capital letter after a pawn's move can only name the piece it promotes to.
+    const auto p = promo_from_char(t.back());
+    if (!p) {
+      return move_error(san, std::string("a pawn cannot promote to '") + t.back() +
+                                 "': the piece must be Q, R, B or N (FIDE 3.7.5)");
     }
+    promo = p;
+    t.pop_back();
+    if (!t.empty() && t.back() == '=') t.pop_back();
   }
   // Remaining: [from-file][from-rank][x]to-square
   if (t.size() < i + 2) return move_error(san, "no destination square");
