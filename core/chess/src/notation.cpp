@@ -123,8 +123,8 @@ Result<Move> parse_san(const Position& pos, std::string_view san) {
     // A capital letter after a pawn's move can only name the piece it promotes to.
     const auto p = promo_from_char(t.back());
     if (!p) {
-      return move_error(san, std::string("a pawn cannot promote to '") + t.back() +
-                                 "': the piece must be Q, R, B or N (FIDE 3.7.5)");
+      return move_error(
+          san, std::string("a pawn cannot promote to '") + t.back() + "': the piece must be Q, R, B or N (FIDE 3.7.5)");
     }
     promo = p;
     t.pop_back();
