@@ -15,6 +15,7 @@
 #include <set>
 #include <system_error>
 
+#include "deadpos/generate.h"
 #include "deadpos/material.h"
 
 namespace deadpos {
@@ -156,6 +157,11 @@ Result<std::vector<ChecksumLine>> parse_checksum_list(std::string_view text, con
     if (!TableDirectory::is_table_file_name(name)) return bad_name(name, "is not a table file name <KEY>.dpt");
     if (!TableDirectory::material_of_table_file(name)) {
       return bad_name(name, "is not a table file name <KEY>.dpt (KEY a canonical material key)");
+    }
+    // A table this generator cannot build could only ever be reported missing: refuse the list.
+    if (const int men = TableDirectory::material_of_table_file(name)->men(); men > kMaxGenerateMen) {
+      return bad_name(name, "has " + std::to_string(men) + " men; deadpos builds and verifies tables of at most " +
+                                std::to_string(kMaxGenerateMen));
     }
     if (!seen.insert(c.file).second) return bad_name(name, "is listed twice");
     out.push_back(std::move(c));
