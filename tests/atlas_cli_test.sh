@@ -137,6 +137,22 @@ rc=$?
 [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^deadpos: invalid argument: .*not a previous deadpos atlas" "$work/err" ||
   fail "non-empty --out message: $(cat "$work/err")"
 ls -d "$work"/user.atlas-* >/dev/null 2>&1 && fail "temporary directory left behind"
+# A symbolic link is followed: to a non-empty folder, the same refusal (not "not a directory");
+# to an empty one, the atlas is written there and the link stays; to nothing, its own reason.
+ln -s "$work/user" "$work/user-link"
+"$deadpos" atlas --tables "$tables" --out "$work/user-link" >/dev/null 2>"$work/err"
+rc=$?
+[ $rc -eq 4 ] && grep -q "^deadpos: invalid argument: .*not a previous deadpos atlas" "$work/err" ||
+  fail "--out a link to a non-empty folder: exit $rc: $(cat "$work/err")"
+mkdir "$work/linked" && ln -s "$work/linked" "$work/linked-link"
+"$deadpos" atlas --tables "$tables" --out "$work/linked-link" >/dev/null 2>"$work/err" ||
+  fail "--out a link to an empty folder: $(cat "$work/err")"
+[ -L "$work/linked-link" ] && [ -f "$work/linked/atlas.json" ] || fail "--out a link: not written through the link"
+ln -s "$work/nowhere" "$work/dangling"
+"$deadpos" atlas --tables "$tables" --out "$work/dangling" >/dev/null 2>"$work/err"
+rc=$?
+[ $rc -eq 4 ] && grep -q "dangling: is a symbolic link to nothing" "$work/err" ||
+  fail "--out a dangling link: exit $rc: $(cat "$work/err")"
 touch "$work/file"
 "$deadpos" atlas --tables "$tables" --out "$work/file" >/dev/null 2>&1
 [ $? -eq 4 ] || fail "--out a file: not refused with 4"

@@ -457,9 +457,18 @@ nlohmann::json atlas_json(const std::vector<AtlasMaterial>& ms) {
 
 namespace {
 
-fs::path out_path(const std::string& out_name) {
+// --out as a path; a symbolic link is followed (the atlas is written where it points, as
+// adjudicate's --pgn-out writes through a link), so that its checks and messages are about the
+// directory that would be replaced.
+Result<fs::path> out_path(const std::string& out_name) {
   fs::path out = fs::path(out_name).lexically_normal();
   if (!out.has_filename()) out = out.parent_path();
+  std::error_code ec;
+  if (fs::is_symlink(out, ec)) {
+    const fs::path target = fs::canonical(out, ec);
+    if (ec) return make_error(ErrorCode::InvalidArgument, out.string() + ": is a symbolic link to nothing");
+    return target;
+  }
   return out;
 }
 
@@ -485,11 +494,15 @@ Status check_out(const fs::path& out, bool& replace_old, std::vector<std::string
 Status check_atlas_out(const std::string& out_name) {
   bool replace_old = false;
   std::vector<std::string> old_files;
-  return check_out(out_path(out_name), replace_old, old_files);
+  auto out = out_path(out_name);
+  if (!out) return out.error();
+  return check_out(*out, replace_old, old_files);
 }
 
 Status write_atlas(const std::vector<AtlasMaterial>& ms, const std::string& out_name) {
-  const fs::path out = out_path(out_name);
+  auto resolved = out_path(out_name);
+  if (!resolved) return resolved.error();
+  const fs::path out = *resolved;
   std::error_code ec;
   std::vector<std::string> old_files;
   bool replace_old = false;
