@@ -126,6 +126,24 @@ bool locked_rule(const MateAnswer& a) { return a.method == Method::Rule && a.rul
 
 std::string side_text(Color mated) { return mated == Color::White ? " (White mated)" : " (Black mated)"; }
 
+// The analyzer (rule, search, tables; 200,000 positions) against the brute force's exhaustive
+// answer t for one question: "" when they agree (a "can" answer's line is replayed), else why not.
+// Counts the decided answers in *decided.
+std::string analyzer_disagrees(const Tablebase& tb, const Position& pos, Color mated, Truth t, long* decided) {
+  AnalysisOptions opt;
+  opt.budget.nodes = 200'000;
+  auto a = deadpos::analyze_side(tb, pos, mated, opt, true);
+  if (!a) return "analyzer error: " + a.error().message;
+  const auto c = a->can_mate();
+  if (!c) return "";
+  ++*decided;
+  if (*c != (t == Truth::Mate)) {
+    return std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) + " " + a->reason +
+           "), the brute force " + (t == Truth::Mate ? "finds a mate" : "exhausts without one");
+  }
+  return *c && a->method == Method::Search ? check_helpmate_line(pos, mated, a->line, a->plies) : "";
+}
+
 TEST(LockedStructure, NeverClosesAPositionWhereTheBruteForceFindsAMate) {
   const Tablebase* tb;
   ASSERT_TABLES(tb);
@@ -177,21 +195,9 @@ TEST(LockedStructure, AnalyzerGivesTheBruteForceAnswerWhereTheReachableSetIsSmal
       if (t == Truth::Unknown) continue;
       ++compared;
       if (t == Truth::NoMate) ++dead;
-      AnalysisOptions opt;
-      opt.budget.nodes = 200'000;
-      auto a = deadpos::analyze_side(*tb, pos, mated, opt, true);
-      std::string why;
-      if (!a) {
-        why = "analyzer error: " + a.error().message;
-      } else if (const auto c = a->can_mate()) {
-        ++decided;
-        if (*c != (t == Truth::Mate)) {
-          why = std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) + " " +
-                a->reason + "), the brute force " + (t == Truth::Mate ? "finds a mate" : "exhausts without one");
-        } else if (*c && a->method == Method::Search) {
-          why = check_helpmate_line(pos, mated, a->line, a->plies);
-        }
-      }
+      long d = 0;
+      const std::string why = analyzer_disagrees(*tb, pos, mated, t, &d);
+      decided += d;
       if (!why.empty()) {
         std::lock_guard lock(mu);
         failures.push_back(pos.to_fen() + side_text(mated) + ": " + why);
@@ -416,20 +422,9 @@ TEST(LockedStructure, CorridorPositionsAgreeWithTheBruteForce) {
       if (t != Truth::Unknown && why.empty()) {
         ++compared;
         cannot += t == Truth::NoMate;
-        AnalysisOptions opt;
-        opt.budget.nodes = 200'000;
-        auto a = deadpos::analyze_side(*tb, pos, mated, opt, true);
-        if (!a) {
-          why = "analyzer error: " + a.error().message;
-        } else if (const auto c = a->can_mate()) {
-          ++decided;
-          if (*c != (t == Truth::Mate)) {
-            why = std::string("analyzer says ") + (*c ? "can" : "cannot") + " (" + method_name(a->method) + " " +
-                  a->reason + "), the brute force " + (t == Truth::Mate ? "finds a mate" : "exhausts without one");
-          } else if (*c && a->method == Method::Search) {
-            why = check_helpmate_line(pos, mated, a->line, a->plies);
-          }
-        }
+        long d = 0;
+        why = analyzer_disagrees(*tb, pos, mated, t, &d);
+        decided += d;
       }
       if (!why.empty()) {
         std::lock_guard lock(mu);
