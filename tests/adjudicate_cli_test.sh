@@ -164,6 +164,11 @@ grep -a '^\[Result ' "$work/fixed.pgn" >"$work/fix.ours"
 [ "$(wc -l <"$work/fix.pe")" = 5 ] || fail "pgn-extract --fixresulttags wrote $(wc -l <"$work/fix.pe") games, want 5"
 cmp -s "$work/fix.pe" "$work/fix.ours" || fail "corrected Result tags differ from pgn-extract --fixresulttags: $(diff "$work/fix.pe" "$work/fix.ours" | tr '\n' ' ')"
 ls "$work"/fixed.pgn.tmp.* >/dev/null 2>&1 && fail "pgn-out left a temporary file"
+# A closed standard input given as '-': an I/O error (5), not "0 games".
+rc=0
+"$deadpos" adjudicate --tables "$tables" - <&- >/dev/null 2>"$work/err" || rc=$?
+{ [ $rc = 5 ] && grep -qF "standard input: cannot read: Bad file descriptor" "$work/err"; } ||
+  fail "adjudicate of a closed standard input: exit $rc: $(cat "$work/err")"
 # A --pgn-out whose folder does not exist: refused before any game is read (exit 5), with the
 # operating system's reason and the file the user named.
 rc=0

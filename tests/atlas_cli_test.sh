@@ -148,6 +148,10 @@ mkdir "$work/linked" && ln -s "$work/linked" "$work/linked-link"
 "$deadpos" atlas --tables "$tables" --out "$work/linked-link" >/dev/null 2>"$work/err" ||
   fail "--out a link to an empty folder: $(cat "$work/err")"
 [ -L "$work/linked-link" ] && [ -f "$work/linked/atlas.json" ] || fail "--out a link: not written through the link"
+# The folder that replaces an empty --out keeps its permission bits (private, setgid).
+mkdir "$work/private" && chmod 2700 "$work/private"
+"$deadpos" atlas --tables "$tables" --out "$work/private" >/dev/null 2>&1 || fail "--out a private empty folder refused"
+[ "$(stat -c %a "$work/private")" = 2700 ] || fail "--out's mode became $(stat -c %a "$work/private"), want 2700"
 ln -s "$work/nowhere" "$work/dangling"
 "$deadpos" atlas --tables "$tables" --out "$work/dangling" >/dev/null 2>"$work/err"
 rc=$?

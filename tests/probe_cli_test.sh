@@ -342,6 +342,17 @@ rc=0
 { [ $rc = 5 ] && grep -qF "standard input: cannot read: Bad file descriptor" "$work/err"; } ||
   fail "closed standard input: exit $rc: $(cat "$work/err")"
 
+# Closed after FEN arguments, standard input is still the error (descriptor 0 must never be a
+# table file opened later), and a directory as standard input is refused too.
+rc=0
+"$deadpos" probe --tables "$tables" '8/8/8/8/8/8/8/K1k5 w - - 0 1' --epd - <&- >"$work/out" 2>"$work/err" || rc=$?
+{ [ $rc = 5 ] && [ "$(grep -c . "$work/out")" = 1 ] && grep -qF "standard input: cannot read: Bad file descriptor" "$work/err"; } ||
+  fail "FEN then closed standard input: exit $rc: $(cat "$work/out" "$work/err")"
+rc=0
+"$deadpos" probe --tables "$tables" <"$work" >/dev/null 2>"$work/err" || rc=$?
+{ [ $rc = 5 ] && grep -qF "standard input: is a directory" "$work/err"; } ||
+  fail "a directory as standard input: exit $rc: $(cat "$work/err")"
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed" >&2
   exit 1

@@ -56,7 +56,7 @@ TEST(San, PromotionToAKingIsNamedAsSuch) {
   const Position pos = position_from("8/P7/8/8/8/8/8/k6K w - - 0 1");
   EXPECT_EQ(parsed(pos, "a8=Q"), "a7a8q");
   EXPECT_EQ(parsed(pos, "a8N"), "a7a8n");
-  for (const char* san : {"a8=K", "a8K", "a8=P"}) {
+  for (const char* san : {"a8=K", "a8K", "a8=P", "a8=q", "a8=1"}) {
     EXPECT_TRUE(rejected(pos, san));
     EXPECT_NE(parsed(pos, san).find("a pawn cannot promote to '"), std::string::npos) << parsed(pos, san);
   }

@@ -513,8 +513,14 @@ Status write_atlas(const std::vector<AtlasMaterial>& ms, const std::string& out_
     tmp = out;
     tmp += ".atlas-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(k);
     if (fs::create_directory(tmp, ec)) break;
-    if (ec || k > 100) return make_error(ErrorCode::Io, tmp.string() + ": cannot create the temporary directory");
+    if (ec || k > 100) {
+      return make_error(ErrorCode::Io, out.string() + ": cannot be written: creating the temporary directory " +
+                                           tmp.string() + " beside it failed" + (ec ? ": " + ec.message() : ""));
+    }
   }
+  // The directory that replaces --out keeps --out's permission bits (a private or setgid folder
+  // stays so); a new --out gets the process's default.
+  if (const auto st = fs::status(out, ec); !ec && fs::is_directory(st)) fs::permissions(tmp, st.permissions(), ec);
   auto fail = [&](const Error& e) -> Status {
     std::error_code ignore;
     fs::remove_all(tmp, ignore);  // our own temporary directory only

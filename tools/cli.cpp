@@ -1,9 +1,13 @@
 // The deadpos command's output layer: see cli.h.
 #include "cli.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -81,6 +85,24 @@ bool output_ok() {
   std::cout.flush();
   return std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
 }
+
+namespace {
+std::optional<std::string> g_stdin_problem;
+}  // namespace
+
+void note_standard_input() {
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0) {
+    g_stdin_problem = std::string("cannot read: ") + std::strerror(errno);
+    // Keep descriptor 0 taken: a later open() must never return it.
+    const int fd = ::open("/dev/null", O_RDONLY);
+    if (fd > STDIN_FILENO) ::close(fd);
+  } else if (S_ISDIR(st.st_mode)) {
+    g_stdin_problem = "is a directory";
+  }
+}
+
+std::optional<std::string> standard_input_problem() { return g_stdin_problem; }
 
 int finish_output() {
   if (output_ok()) return 0;

@@ -70,6 +70,14 @@ int report(const Error& e);
 int finish_output();
 bool output_ok();
 
+// Why standard input cannot be read as text, as found when the program started (before any file
+// was opened, so that a closed descriptor 0 is not mistaken for a file opened later): "cannot
+// read: Bad file descriptor" (closed), "is a directory"; nullopt when it can be read. Call
+// note_standard_input() first thing in main(); a closed descriptor 0 is then pointed at /dev/null
+// so that no table file is ever opened as descriptor 0.
+void note_standard_input();
+std::optional<std::string> standard_input_problem();
+
 // ---- probe answers ----------------------------------------------------------------------------
 
 // Counts over a probe run, for the summary line.

@@ -207,6 +207,12 @@ int run_adjudicate(Args& a) {
   int file_error = 0;  // exit code of the first file that could not be read
   bool ok = true;
   for (const std::string& f : a.files) {
+    if (f == "-" && standard_input_problem()) {
+      const int c = report(make_error(ErrorCode::Io, "standard input: " + *standard_input_problem()));
+      adj.unreadable_file(false);
+      if (!file_error) file_error = c;
+      continue;
+    }
     if (f == "-") {
       ok = adj.run_file("-", std::cin, 0);
     } else {

@@ -1,8 +1,5 @@
 // deadpos probe [--tables DIR]... [options] [FEN...]: answer positions (docs/cli.md, "deadpos probe").
 // Every input gives exactly one output line, in input order, rendered by cli.h.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -131,9 +128,9 @@ int run_probe(Args& a) {
       if (in.bad()) input_error = make_error(ErrorCode::Io, a.epd + ": read error: " + std::strerror(errno));
     }
   } else if (ok && (a.epd == "-" || (a.epd.empty() && a.fens.empty()))) {
-    // A closed standard input (`<&-`) is an error, not an empty input.
-    if (::fcntl(STDIN_FILENO, F_GETFD) < 0) {
-      input_error = make_error(ErrorCode::Io, std::string("standard input: cannot read: ") + std::strerror(errno));
+    // A closed standard input (`<&-`) or a directory is an error, not an empty input.
+    if (const auto why = standard_input_problem()) {
+      input_error = make_error(ErrorCode::Io, "standard input: " + *why);
     } else {
       ok = p.answer_stream(std::cin);
       if (std::cin.bad()) input_error = make_error(ErrorCode::Io, "standard input: read error");

@@ -61,4 +61,7 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return deadpos::cli::guarded_main(run, argc, argv); }
+int main(int argc, char** argv) {
+  deadpos::cli::note_standard_input();
+  return deadpos::cli::guarded_main(run, argc, argv);
+}

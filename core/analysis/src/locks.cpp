@@ -441,7 +441,8 @@ Bitboard frozen_pawns(const Position& p, Color mated, Reaches& r, bool early) {
 // which gives check only by uncovering a line piece, or W's king already stood on kset when X's
 // king stepped onto k from a neighbour t, which therefore was not next to it and is a flight at
 // the mate unless W can attack or occupy it.
-bool last_move_excludes(const Position& p, const Reaches& r, Bitboard frozen, Color mated, Square k, Bitboard jk) {
+bool last_move_excludes(const Position& p, const Reaches& r, Bitboard frozen, Color mated, Square k, Bitboard jk,
+                        Bitboard* kings) {
   const Color w = ~mated;
   const Bitboard attackable = r.attack[w] | r.frozen_pawn_attacks[w];
   const Bitboard own = p.pieces(mated) & ~p.pieces(PieceType::King) & ~frozen;
@@ -450,6 +451,7 @@ bool last_move_excludes(const Position& p, const Reaches& r, Bitboard frozen, Co
   Bitboard kset = jk;
   for (Bitboard n = need; n;) kset &= king_attacks(pop_lsb(n));
   if (!kset) return true;
+  *kings |= kset;
   // At the root itself X's king may already stand on k with W to move and W's king on kset: a
   // mate at once, with no last move of X. (With W's king elsewhere, a mate on W's first move
   // is a king move onto kset, the first case below; a later one follows a move of X's king.)
@@ -480,11 +482,12 @@ bool last_move_excludes(const Position& p, const Reaches& r, Bitboard frozen, Co
 // stand while X's king is on k. Fills *by_last_move with the squares only the last-move test
 // excluded.
 Bitboard mate_squares_left(const Position& p, const Reaches& r, Bitboard frozen, Color mated, bool last_move,
-                           Bitboard* by_last_move) {
+                           Bitboard* by_last_move, Bitboard* kings) {
   const Color w = ~mated;
   const Bitboard check = r.attack[w] | r.frozen_pawn_attacks[w];
   Bitboard left = 0;
   *by_last_move = 0;
+  *kings = 0;
   for (Bitboard ks = r.king_region[mated] & check; ks;) {
     const Square k = pop_lsb(ks);
     Bitboard jk = 0;
@@ -494,7 +497,7 @@ Bitboard mate_squares_left(const Position& p, const Reaches& r, Bitboard frozen,
     }
     const Bitboard flights = king_attacks(k) & ~frozen & ~(check | king_spread(jk));
     if (flights && !can_fill(r.regions[mated], r.men[mated], flights)) continue;
-    if (last_move && last_move_excludes(p, r, frozen, mated, k, jk)) {
+    if (last_move && last_move_excludes(p, r, frozen, mated, k, jk, kings)) {
       *by_last_move |= bit(k);
     } else {
       left |= bit(k);
@@ -511,7 +514,7 @@ bool locked_cannot_mate(const Position& p, Color mated, std::string* reason) {
   if (p.en_passant() || !p.pieces(PieceType::Pawn)) return false;
   Reaches r;
   Bitboard frozen = frozen_pawns(p, mated, r, true);
-  Bitboard by_last_move = 0;
+  Bitboard by_last_move = 0, last_move_kings = 0;
   if (!frozen || !no_mate_square(r, frozen, mated, true)) {  // step 2
     // The exact fixpoint with the kings' pairs, and the last-move test for a side that can only
     // ever move its king. Worth its cost (several times the fast path's) only where pawns that
@@ -521,7 +524,7 @@ bool locked_cannot_mate(const Position& p, Color mated, std::string* reason) {
     frozen = frozen_pawns(p, mated, r, false);
     if (!frozen) return false;
     const bool last_move = !p.castling_rights() && king_only(p, r, frozen, mated);
-    if (mate_squares_left(p, r, frozen, mated, last_move, &by_last_move)) return false;
+    if (mate_squares_left(p, r, frozen, mated, last_move, &by_last_move, &last_move_kings)) return false;
   }
   const Color w = ~mated;
   const Bitboard king = r.king_region[mated];
@@ -546,13 +549,14 @@ bool locked_cannot_mate(const Position& p, Color mated, std::string* reason) {
     if (!(king & check)) {
       *reason += ", where no man of " + wn + " can ever give check";
     } else {
-      *reason += ", and wherever " + wn + " can give check it keeps a flight square that no man of " + wn +
-                 " can ever attack and " + xn + "'s own men can never all fill";
+      *reason += ", and wherever " + wn + " can give check " + xn + "'s king keeps a flight square that no man of " +
+                 wn + " can ever attack and " + xn + "'s own men can never all fill";
       if (by_last_move) {
-        *reason += ", except on " + square_list(by_last_move) + ", where only " + wn +
-                   "'s king could take the last flight square from " + xn + "'s king, and " + xn +
-                   " can only ever move its king: " + wn + "'s king can neither stand there already when " + xn +
-                   "'s king steps in nor go there with check";
+        const std::string at = square_list(by_last_move), from = square_list(last_move_kings);
+        *reason += ", except on " + at + ", where only " + wn + "'s king, from " + from +
+                   ", could take the last flight square from " + xn + "'s king; " + xn +
+                   " can only ever move its king, and " + wn + "'s king can neither already stand on " + from +
+                   " when " + xn + "'s king steps onto " + at + " nor go to " + from + " with check";
       }
     }
   }

@@ -119,6 +119,11 @@ Result<Move> parse_san(const Position& pos, std::string_view san) {
   }
   // Promotion suffix: "=Q" or "Q".
   std::optional<PieceType> promo;
+  // "a8=q", "a8=X": whatever follows '=' names the promotion piece.
+  if (pt == PieceType::Pawn && t.size() >= 3 && t[t.size() - 2] == '=' && !(t.back() >= 'A' && t.back() <= 'Z')) {
+    return move_error(san, std::string("a pawn cannot promote to '") + t.back() +
+                               "': the piece must be Q, R, B or N, a capital letter (FIDE 3.7.5)");
+  }
   if (pt == PieceType::Pawn && t.size() >= 2 && t.back() >= 'A' && t.back() <= 'Z') {
     // A capital letter after a pawn's move can only name the piece it promotes to.
     const auto p = promo_from_char(t.back());
