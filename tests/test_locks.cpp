@@ -126,6 +126,24 @@ bool locked_rule(const MateAnswer& a) { return a.method == Method::Rule && a.rul
 
 std::string side_text(Color mated) { return mated == Color::White ? " (White mated)" : " (Black mated)"; }
 
+// The failures of a parallel loop over questions, collected under a lock and reported at the end
+// (the first 20 each as a failure, then their number).
+class Failures {
+ public:
+  void add(const Position& pos, Color mated, const std::string& why) {
+    std::lock_guard lock(mu_);
+    list_.push_back(pos.to_fen() + side_text(mated) + ": " + why);
+  }
+  void report() const {
+    for (std::size_t k = 0; k < std::min<std::size_t>(list_.size(), 20); ++k) ADD_FAILURE() << list_[k];
+    EXPECT_TRUE(list_.empty()) << list_.size() << " failures";
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> list_;
+};
+
 // The analyzer (rule, search, tables; 200,000 positions) against the brute force's exhaustive
 // answer t for one question: "" when they agree (a "can" answer's line is replayed), else why not.
 // Counts the decided answers in *decided.
@@ -150,8 +168,7 @@ TEST(LockedStructure, NeverClosesAPositionWhereTheBruteForceFindsAMate) {
   const int count = static_cast<int>(test::sample_size(6'000, 10));
   const std::vector<Position> positions = random_walls(count, 0x10C4ED);
   long fired = 0, confirmed = 0;
-  std::mutex mu;
-  std::vector<std::string> failures;
+  Failures failures;
 #pragma omp parallel for schedule(dynamic, 8) reduction(+ : fired, confirmed)
   for (int i = 0; i < count; ++i) {
     const Position& pos = positions[static_cast<std::size_t>(i)];
@@ -162,15 +179,12 @@ TEST(LockedStructure, NeverClosesAPositionWhereTheBruteForceFindsAMate) {
       const Truth t = brute_force(pos, 200'000)[mated];
       if (t == Truth::NoMate) ++confirmed;
       if (t == Truth::Mate || a->reason.empty()) {
-        std::lock_guard lock(mu);
-        failures.push_back(pos.to_fen() + side_text(mated) + ": " +
-                           (t == Truth::Mate ? "the brute force finds a mate; rule said: " : "no reason: ") +
-                           a->reason);
+        failures.add(pos, mated,
+                     (t == Truth::Mate ? "the brute force finds a mate; rule said: " : "no reason: ") + a->reason);
       }
     }
   }
-  for (std::size_t k = 0; k < std::min<std::size_t>(failures.size(), 20); ++k) ADD_FAILURE() << failures[k];
-  EXPECT_TRUE(failures.empty()) << failures.size() << " failures";
+  failures.report();
   // A rule that never fires would make this test pass vacuously.
   EXPECT_GE(fired, count / 20) << "the rule fired on " << fired << " questions of " << 2 * count;
   EXPECT_GE(confirmed, fired / 2) << confirmed << " of " << fired << " confirmed by an exhausted brute force";
@@ -184,8 +198,7 @@ TEST(LockedStructure, AnalyzerGivesTheBruteForceAnswerWhereTheReachableSetIsSmal
   const int count = static_cast<int>(test::sample_size(800, 10));
   const std::vector<Position> positions = random_walls(count, 0xB10C);
   long compared = 0, decided = 0, dead = 0;
-  std::mutex mu;
-  std::vector<std::string> failures;
+  Failures failures;
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : compared, decided, dead)
   for (int i = 0; i < count; ++i) {
     const Position& pos = positions[static_cast<std::size_t>(i)];
@@ -198,14 +211,10 @@ TEST(LockedStructure, AnalyzerGivesTheBruteForceAnswerWhereTheReachableSetIsSmal
       long d = 0;
       const std::string why = analyzer_disagrees(*tb, pos, mated, t, &d);
       decided += d;
-      if (!why.empty()) {
-        std::lock_guard lock(mu);
-        failures.push_back(pos.to_fen() + side_text(mated) + ": " + why);
-      }
+      if (!why.empty()) failures.add(pos, mated, why);
     }
   }
-  for (std::size_t k = 0; k < std::min<std::size_t>(failures.size(), 20); ++k) ADD_FAILURE() << failures[k];
-  EXPECT_TRUE(failures.empty()) << failures.size() << " failures";
+  failures.report();
   EXPECT_GE(dead, compared / 20) << "only " << dead << " of " << compared << " compared questions are 'cannot'";
   EXPECT_EQ(decided, compared) << decided << " of " << compared << " decided";
   std::printf("[ locks ] %ld questions with a small reachable set (%ld of them 'cannot'), %ld decided\n", compared,
@@ -403,8 +412,7 @@ TEST(LockedStructure, CorridorPositionsAgreeWithTheBruteForce) {
   while (static_cast<int>(positions.size()) < count)
     if (auto p = random_corridor(rng)) positions.push_back(*p);
   long fired = 0, by_stalemate = 0, by_last_move = 0, compared = 0, decided = 0, cannot = 0;
-  std::mutex mu;
-  std::vector<std::string> failures;
+  Failures failures;
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : fired, by_stalemate, by_last_move, compared, decided, cannot)
   for (int i = 0; i < count; ++i) {
     const Position& pos = positions[static_cast<std::size_t>(i)];
@@ -426,14 +434,10 @@ TEST(LockedStructure, CorridorPositionsAgreeWithTheBruteForce) {
         why = analyzer_disagrees(*tb, pos, mated, t, &d);
         decided += d;
       }
-      if (!why.empty()) {
-        std::lock_guard lock(mu);
-        failures.push_back(pos.to_fen() + side_text(mated) + ": " + why);
-      }
+      if (!why.empty()) failures.add(pos, mated, why);
     }
   }
-  for (std::size_t k = 0; k < std::min<std::size_t>(failures.size(), 20); ++k) ADD_FAILURE() << failures[k];
-  EXPECT_TRUE(failures.empty()) << failures.size() << " failures";
+  failures.report();
   EXPECT_GE(by_stalemate, count / 50) << "the stalemating capture closed " << by_stalemate << " questions";
   EXPECT_GE(by_last_move, 5) << "the last-move test closed " << by_last_move << " questions";
   EXPECT_GE(cannot, compared / 20) << "only " << cannot << " of " << compared << " compared questions are 'cannot'";
