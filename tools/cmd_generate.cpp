@@ -83,6 +83,9 @@ Subcommand add_generate(CLI::App& app) {
             for (const auto& k : r->restored_statistics) {
               std::printf("%s.json was missing or damaged: statistics recomputed from %s.dpt\n", k.c_str(), k.c_str());
             }
+            for (const auto& k : r->restored_verdicts) {
+              std::printf("%s.dpv was missing or damaged: verdicts rewritten from %s.dpt\n", k.c_str(), k.c_str());
+            }
             for (const auto& f : r->removed_temporaries) {
               std::printf("removed %s (left by an interrupted run)\n", one_line(f).c_str());
             }

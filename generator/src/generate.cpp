@@ -15,6 +15,7 @@
 #include "deadpos/generate.h"
 #include "deadpos/solver.h"
 #include "deadpos/stats.h"
+#include "deadpos/verdict_file.h"
 
 namespace deadpos {
 
@@ -30,6 +31,14 @@ bool stats_file_intact(const std::string& path, const std::string& key) {
   std::ostringstream text;
   text << in.rdbuf();
   return in && stats_json_intact(text.str(), key);
+}
+
+// A kept table's <KEY>.dpv is intact when it opens with every check (checksums, header) and its
+// header's counts agree with the table's (verdicts_match_header): absent, damaged or written from
+// another table, it is rewritten from the table. deadpos verify compares the entries.
+bool verdict_file_intact(const std::string& path, const Material& m, const TableHeader& table) {
+  auto v = VerdictFile::open(path, m);
+  return v && verdicts_match_header(v->header(), table);
 }
 
 // Peak resident set size of this process (VmHWM), bytes; 0 if unavailable.
@@ -146,7 +155,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
   // opened (a FIFO blocks) nor replaced by the rename of a new table.
   const TableDirectory out(opt.out_dir);
   for (const Material& m : order) {
-    for (const std::string& path : {out.table_path(m), out.stats_path(m)}) {
+    for (const std::string& path : {out.table_path(m), out.verdict_path(m), out.stats_path(m)}) {
       if (auto r = regular_file_exists(path); !r) {
         return make_error(
             r.error().code,
@@ -207,6 +216,21 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
             if (Status st = write_text_atomic(json, stats_to_json(stats)); !st) return st.error();
             res.restored_statistics.push_back(m.key());
           }
+          // Likewise its verdict file (format.md section 7): written from the table's own arrays.
+          const std::string dpv = out.verdict_path(m);
+          if (!verdict_file_intact(dpv, m, f->header())) {
+            if (!writable) {
+              if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
+              writable = true;
+            }
+            if (!loaded) {
+              auto t = load_table(path, m);
+              if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
+              loaded = std::move(*t);
+            }
+            if (Status st = write_verdicts(dpv, loaded->index, loaded->arrays); !st) return st.error();
+            res.restored_verdicts.push_back(m.key());
+          }
           res.skipped.push_back(m.key());
           continue;
         }
@@ -237,6 +261,9 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
     if (Status st = write_text_atomic(out.stats_path(m), stats_to_json(stats)); !st) {
       return st.error();
     }
+    // The verdict file before the table: a table file never lacks it (a verdict file without its
+    // table is rebuilt with the table next time).
+    if (Status st = write_verdicts(out.verdict_path(m), solved->index, solved->arrays); !st) return st.error();
     if (Status st = write_table(path, solved->index, solved->arrays, opt.zstd_level); !st) return st.error();
     if (opt.progress) opt.progress(Progress{m.key(), Phase::Write, 1.0});
     if (opt.on_table_written) opt.on_table_written(stats);

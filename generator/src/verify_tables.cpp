@@ -7,9 +7,53 @@
 #include <new>
 
 #include "deadpos/generate.h"
+#include "deadpos/verdict_file.h"
 #include "deadpos/verify.h"
 
 namespace deadpos {
+
+namespace {
+
+// The verdict file of a verified table (format.md section 7) against the table's own arrays:
+// every position's two bits must be "the DTHM of that side is finite". An absent verdict file is
+// no failure: it is optional beside its table (the probe then reads the table's DTHM bytes), and
+// deadpos generate writes it from the table. Errors: those of VerdictFile::open other than
+// MissingTable, VerificationFailed naming the count.
+Status check_verdict_file(const LoadedTable& t, const std::string& path) {
+  auto v = VerdictFile::open(path, t.index.material());
+  if (!v) {
+    if (v.error().code == ErrorCode::MissingTable) return Ok{};
+    return v.error();
+  }
+  std::uint64_t bad = 0;
+  std::uint64_t checked = 0;
+  for (Color stm : {Color::White, Color::Black}) {
+    auto side = v->read_side(stm);
+    if (!side) return side.error();
+    const std::uint8_t* w = t.arrays(stm, Color::White).data();
+    const std::uint8_t* b = t.arrays(stm, Color::Black).data();
+    const std::uint8_t* got = side->data();
+    const auto n = static_cast<std::int64_t>(t.index.size());
+#pragma omp parallel for schedule(static) reduction(+ : bad, checked)
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (w[i] == DthmCode::kInvalid) {
+        bad += got[i] != DthmCode::kInvalid ? 1 : 0;
+        continue;
+      }
+      ++checked;
+      const unsigned want = (w[i] <= DthmCode::kMaxDthm ? 1U : 0U) | (b[i] <= DthmCode::kMaxDthm ? 2U : 0U);
+      bad += got[i] != want ? 1 : 0;
+    }
+  }
+  if (bad != 0) {
+    return make_error(ErrorCode::VerificationFailed, path + ": " + std::to_string(bad) + " of " +
+                                                         std::to_string(checked) +
+                                                         " verdict entries disagree with the table");
+  }
+  return Ok{};
+}
+
+}  // namespace
 
 Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) {
   using State = TableVerdict::State;
@@ -79,7 +123,7 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
         if (!std::filesystem::exists(dir.table_path(s), ec) && !ec) also_missing.push_back(sk);
         continue;
       }
-      if (auto it = verdict_of.find(sk); it != verdict_of.end() && out[it->second].state != State::Ok) {
+      if (auto it = verdict_of.find(sk); it != verdict_of.end() && !out[it->second].table_ok) {
         const TableVerdict& sv = out[it->second];
         v.state = State::NotChecked;
         v.damaged = sv.state == State::NotChecked ? sv.damaged : sk;
@@ -124,6 +168,18 @@ Result<std::vector<TableVerdict>> verify_tables(const VerifyTablesOptions& opt) 
         v.error = make_error(ErrorCode::VerificationFailed, std::to_string(v.result.mismatches) + " of " +
                                                                 std::to_string(v.result.checked) +
                                                                 " entries disagree with their successors");
+      } else {
+        v.table_ok = true;
+        Status st = Ok{};
+        try {
+          st = check_verdict_file(**t, dir.verdict_path(m));
+        } catch (const std::bad_alloc&) {
+          st = make_error(ErrorCode::OutOfMemory, dir.verdict_path(m) + ": out of memory while checking the verdicts");
+        }
+        if (!st) {
+          v.state = State::Failed;
+          v.error = st.error();
+        }
       }
     }
     finish(std::move(v));

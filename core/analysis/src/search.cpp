@@ -164,11 +164,17 @@ Result<MateAnswer> Search::found(const Position& root, std::uint32_t parent, con
     if (!p.legal_moves().contains(m)) return bad("has an illegal move");
     p.make_move(m);
   }
-  if (table_dthm > 0) {
+  if (table_dthm != 0) {
+    // The table's DTHM where the line enters it: a leaf found by its verdict (table_dthm < 0) reads
+    // it here, once per answer.
     CastlingLimits again = whole_budget();
     auto t = ProbeDoor::probe(tb_, p, again);
     if (!t) return t.error();
-    if (t->dthm[mated_] != table_dthm) return bad("does not reach the table position it was found in");
+    if (!t->dthm[mated_] || (table_dthm > 0 && *t->dthm[mated_] != table_dthm))
+      return bad("does not reach the table position it was found in");
+    table_dthm = *t->dthm[mated_];
+  }
+  if (table_dthm > 0) {
     a.plies = static_cast<int>(a.line.size()) + table_dthm;
     if (!want_line_) {
       a.shortest = a.plies <= 2;  // as for a printed line, below: the answer must not depend on --line
@@ -325,11 +331,11 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
       Position c = pu.after(m);
       ++generated_;
       if (c.side_to_move() == mated_ && c.in_check() && !c.has_legal_move()) return found(root, u, {m}, 0);
-      auto tc = table_answer(c, leaf_men_);
+      auto tc = table_verdict(c, leaf_men_);
       if (!tc) return tc.error();
       if (*tc) {
-        if (!(*tc)->dthm[mated_]) continue;  // the table proves no mate from here
-        return found(root, u, {m}, *(*tc)->dthm[mated_]);
+        if (!(*tc)->can_be_mated(mated_)) continue;  // the table proves no mate from here
+        return found(root, u, {m}, kFromVerdict);
       }
       if (cannot_mate_rule(c, mated_, &rule_cache_) != AnalysisRule::None) continue;
       // The locked-structure rule is tried only where the pawns or the men changed (or the
@@ -357,10 +363,10 @@ Result<MateAnswer> Search::run(const Position& root, bool want_line, const RootT
           if (c.piece_on(mc.to()) == kNoPiece && mc.kind() != Move::Kind::EnPassant) continue;
           const Position cc = c.after(mc);
           ++generated_;
-          auto tcc = table_answer(cc, leaf_men_);
+          auto tcc = table_verdict(cc, leaf_men_);
           if (!tcc) return tcc.error();
-          if (!*tcc || !(*tcc)->dthm[mated_]) continue;
-          return found(root, u, {m, mc}, *(*tcc)->dthm[mated_]);
+          if (!*tcc || !(*tcc)->can_be_mated(mated_)) continue;
+          return found(root, u, {m, mc}, kFromVerdict);
         }
       }
       // Priority: twice the estimate plus the plies so far over the stage's divisor (16: greedy with

@@ -91,6 +91,23 @@ class Search {
     return std::optional<ProbeResult>{std::move(*r)};
   }
 
+  // The same question answered by the tables' verdicts alone (ProbeDoor::verdict: no DTHM byte
+  // read where a verdict file is present), for the leaves of the search.
+  Result<std::optional<Verdict>> table_verdict(const Position& p, int men) {
+    if (p.men() > men) return std::optional<Verdict>{};
+    CastlingLimits limits = left_for_castling();
+    auto r = ProbeDoor::verdict(tb_, p, limits);
+    generated_ += limits.stored;
+    if (!r) {
+      if (r.error().code == ErrorCode::MissingTable || r.error().code == ErrorCode::TooManyMen ||
+          limits.ran_out != BudgetKind::None) {
+        return std::optional<Verdict>{};
+      }
+      return r.error();
+    }
+    return std::optional<Verdict>{*r};
+  }
+
   // What is left of the budget for a castling search now: the nodes not yet generated, the memory
   // the store does not hold, the deadline.
   CastlingLimits left_for_castling() const {
@@ -127,10 +144,11 @@ class Search {
 
   // The moves from the root to node id, then `rest` (moves in node id's frame), on the real board.
   std::vector<Move> path_to(std::uint32_t id, const std::vector<Move>& rest) const;
-  // Builds and replays the certificate: path to `parent`, then `last`, then `tail`.
   // A mate of mated_ found: the path to node `parent`, then `rest` (moves in its frame), then, when
   // table_dthm > 0, the table's line of that many plies from there (computed only if a line was
-  // asked for). Replays what it returns.
+  // asked for); table_dthm kFromVerdict: the position there is in the tables, whose verdict says
+  // mated_ can be mated, and its DTHM is read here. Replays what it returns.
+  static constexpr int kFromVerdict = -1;
   Result<MateAnswer> found(const Position& root, std::uint32_t parent, const std::vector<Move>& rest, int table_dthm);
 
   bool out_of_budget(BudgetKind& why);

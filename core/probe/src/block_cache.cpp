@@ -6,14 +6,28 @@
 
 namespace deadpos::internal {
 
-Result<std::uint8_t> BlockCache::entry(std::uint64_t key, const TableFile& f, std::uint32_t b, std::uint32_t off) {
+namespace {
+
+// The probe reads entries of legal positions only: a table block's invalid entries need not be
+// restored.
+Status read_for_cache(const TableFile& f, std::uint32_t b, std::vector<std::uint8_t>& out) {
+  return f.read_block(b, out, InvalidEntries::Any);
+}
+Status read_for_cache(const VerdictFile& f, std::uint32_t b, std::vector<std::uint8_t>& out) {
+  return f.read_block(b, out);
+}
+
+}  // namespace
+
+template <class File>
+Result<std::uint8_t> BlockCache::entry(std::uint64_t key, const File& f, std::uint32_t b, std::uint32_t off) {
   Shard& sh = shards_[static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 60) % kShards];
   {
     std::lock_guard lock(sh.mu);
     if (auto it = sh.where.find(key); it != sh.where.end()) {
       if (it->second != sh.lru.begin()) sh.lru.splice(sh.lru.begin(), sh.lru, it->second);
       const auto& data = *it->second->second;
-      if (off >= data.size()) return corrupt_offset(f, b, off);
+      if (off >= data.size()) return corrupt_offset(f.name(), b, off);
       return data[off];
     }
   }
@@ -33,15 +47,15 @@ Result<std::uint8_t> BlockCache::entry(std::uint64_t key, const TableFile& f, st
   }
 }
 
-Result<std::uint8_t> BlockCache::insert(Shard& sh, std::uint64_t key, const TableFile& f, std::uint32_t b,
+template <class File>
+Result<std::uint8_t> BlockCache::insert(Shard& sh, std::uint64_t key, const File& f, std::uint32_t b,
                                         std::uint32_t off) {
   auto data = std::make_shared<std::vector<std::uint8_t>>();
-  // The probe reads entries of legal positions only: invalid entries need not be restored.
-  if (Status s = f.read_block(b, *data, InvalidEntries::Any); !s) {
+  if (Status s = read_for_cache(f, b, *data); !s) {
     if (s.error().code == ErrorCode::OutOfMemory) throw std::bad_alloc();  // retried by entry()
     return s.error();
   }
-  if (off >= data->size()) return corrupt_offset(f, b, off);
+  if (off >= data->size()) return corrupt_offset(f.name(), b, off);
   const std::uint8_t v = (*data)[off];
   std::lock_guard lock(sh.mu);
   if (sh.where.count(key)) return v;  // raced with another thread: keep its copy
@@ -73,9 +87,12 @@ void BlockCache::clear() {
   }
 }
 
-Error BlockCache::corrupt_offset(const TableFile& f, std::uint32_t b, std::uint32_t off) {
+Error BlockCache::corrupt_offset(const std::string& name, std::uint32_t b, std::uint32_t off) {
   return make_error(ErrorCode::CorruptTable,
-                    f.name() + ": block " + std::to_string(b) + " has no entry " + std::to_string(off));
+                    name + ": block " + std::to_string(b) + " has no entry " + std::to_string(off));
 }
+
+template Result<std::uint8_t> BlockCache::entry(std::uint64_t, const TableFile&, std::uint32_t, std::uint32_t);
+template Result<std::uint8_t> BlockCache::entry(std::uint64_t, const VerdictFile&, std::uint32_t, std::uint32_t);
 
 }  // namespace deadpos::internal

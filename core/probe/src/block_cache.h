@@ -15,6 +15,7 @@
 
 #include "deadpos/result.h"
 #include "deadpos/table.h"
+#include "deadpos/verdict_file.h"
 
 namespace deadpos::internal {
 
@@ -30,12 +31,13 @@ class BlockCache {
   // cache_bytes: the limit over all shards, bytes (Tablebase::Options::cache_bytes).
   explicit BlockCache(std::size_t cache_bytes) : cache_bytes_(cache_bytes) {}
 
-  // Byte `off` of block b of f (decompressed and cached on a miss). key names the block uniquely
-  // among every table sharing this cache. Errors: those of TableFile::read_block, and
+  // Byte `off` of block b of f, a TableFile or a VerdictFile (decompressed and cached on a miss).
+  // key names the block uniquely among every file sharing this cache. Errors: those of TableFile::read_block, and
   // CorruptTable if the block has no entry off, OutOfMemory when the block cannot be allocated
   // even after the cache was emptied (never throws std::bad_alloc).
   // Blocks are read with InvalidEntries::Any: only entries of legal positions may be asked for.
-  Result<std::uint8_t> entry(std::uint64_t key, const TableFile& f, std::uint32_t b, std::uint32_t off);
+  template <class File>
+  Result<std::uint8_t> entry(std::uint64_t key, const File& f, std::uint32_t b, std::uint32_t off);
 
  private:
   using Block = std::shared_ptr<const std::vector<std::uint8_t>>;
@@ -48,10 +50,11 @@ class BlockCache {
 
   // The miss path of entry(): reads block b, caches it in sh. Throws std::bad_alloc (also for
   // read_block's OutOfMemory) with the shard unchanged.
-  Result<std::uint8_t> insert(Shard& sh, std::uint64_t key, const TableFile& f, std::uint32_t b, std::uint32_t off);
+  template <class File>
+  Result<std::uint8_t> insert(Shard& sh, std::uint64_t key, const File& f, std::uint32_t b, std::uint32_t off);
   // Drops every cached block (each shard under its lock).
   void clear();
-  static Error corrupt_offset(const TableFile& f, std::uint32_t b, std::uint32_t off);
+  static Error corrupt_offset(const std::string& name, std::uint32_t b, std::uint32_t off);
 
   std::size_t cache_bytes_;
   std::array<Shard, kShards> shards_;

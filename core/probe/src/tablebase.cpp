@@ -45,6 +45,12 @@ struct Tablebase::Impl {
     std::once_flag once;
     std::optional<TableFile> file;
     std::optional<Error> error;  // sticky
+    // The verdict file beside it (<KEY>.dpv), opened on the first verdict lookup; absent, the
+    // table file's DTHM bytes give the verdicts.
+    std::string verdict_path;
+    std::once_flag verdict_once;
+    std::optional<VerdictFile> verdicts;
+    std::optional<Error> verdict_error;  // sticky; never MissingTable (absent is allowed)
   };
   std::map<std::string, std::unique_ptr<Entry>> tables;  // by canonical key
   std::vector<Entry*> by_id;
@@ -87,6 +93,21 @@ struct Tablebase::Impl {
     return &*e.file;
   }
 
+  // The verdict file of table id, or nullptr when it has none.
+  Result<const VerdictFile*> verdicts_of(std::size_t id) const {
+    Entry& e = *by_id[id];
+    std::call_once(e.verdict_once, [&] {
+      auto f = VerdictFile::open(e.verdict_path, e.material, FileCheck::HeaderOnly);
+      if (f) {
+        e.verdicts.emplace(std::move(*f));
+      } else if (f.error().code != ErrorCode::MissingTable) {
+        e.verdict_error = f.error();
+      }
+    });
+    if (e.verdict_error) return *e.verdict_error;
+    return e.verdicts ? &*e.verdicts : nullptr;
+  }
+
   // Byte `off` of block b of table id (decompressed and cached on a miss). The cache key is the
   // entry id in the high 32 bits and the block in the low 32: unique over every table.
   Result<std::uint8_t> entry(std::size_t id, const TableFile& f, std::uint32_t b, std::uint32_t off) const {
@@ -122,6 +143,39 @@ struct Tablebase::Impl {
       v[swap ? ~x : x] = code;
     }
     return v;
+  }
+
+  // Verdicts of a position without castling rights (an en passant right is ignored): bit
+  // to_index(X) when X can be mated. From the verdict file when the table has one (one small
+  // block), else from the table's DTHM bytes.
+  Result<Verdict> verdict_lookup(const Position& pos) const {
+    if (pos.men() > max_men) {
+      return make_error(ErrorCode::TooManyMen,
+                        std::to_string(pos.men()) + " men on the board, tables go up to " + std::to_string(max_men));
+    }
+    const Material m = Material::of(pos);
+    const bool swap = !m.is_canonical();
+    const Material cm = swap ? m.swapped() : m;
+    const auto id = id_of(cm);
+    if (!id) return make_error(ErrorCode::MissingTable, "table " + cm.key() + " is not in the table directories");
+    auto vf = verdicts_of(*id);
+    if (!vf) return vf.error();
+    if (!*vf) return verdict_of(lookup(pos));
+    const VerdictFile& f = **vf;
+    const Position p = swap ? pos.color_swapped() : pos;
+    const std::uint64_t idx = f.index().encode(f.index().squares_of(p));
+    const auto [b, e] = f.locate(p.side_to_move(), idx);
+    // Verdict blocks share the cache with table blocks: bit 31 of the block part tells them apart.
+    auto byte = cache.entry((static_cast<std::uint64_t>(*id) << 32) | 0x80000000U | b, f, b, e >> 2);
+    if (!byte) return byte.error();
+    const unsigned bits = (*byte >> (2 * (e & 3U))) & 3U;
+    return Verdict{static_cast<std::uint8_t>(swap ? ((bits & 1U) << 1) | (bits >> 1) : bits)};
+  }
+
+  static Result<Verdict> verdict_of(const Result<Values>& v) {
+    if (!v) return v.error();
+    return Verdict{static_cast<std::uint8_t>(((*v)[Color::White] <= DthmCode::kMaxDthm ? 1U : 0U) |
+                                             ((*v)[Color::Black] <= DthmCode::kMaxDthm ? 2U : 0U))};
   }
 
   // Memo of castling-search results within one top-level request, with its limits.
@@ -174,6 +228,40 @@ struct Tablebase::Impl {
     }
     return lookup(pos);
   }
+
+  // The verdicts of values(pos, memo), reading no DTHM where none is needed: the same cases, with
+  // "can be mated" for "finite" (the least of finite values is finite exactly when one is).
+  Result<Verdict> verdicts(const Position& pos, Memo& memo) const {
+    if (!pos.has_legal_move()) {
+      const bool mate = pos.in_check();
+      return Verdict{static_cast<std::uint8_t>(mate ? 1U << to_index(pos.side_to_move()) : 0U)};
+    }
+    if (pos.castling_rights()) return verdict_of(values(pos, memo));  // the castling search values exactly
+    if (pos.en_passant()) {
+      bool other = false;
+      bool any_ep = false;
+      std::uint8_t bits = 0;
+      for (Move m : pos.legal_moves()) {
+        if (m.kind() != Move::Kind::EnPassant) {
+          other = true;
+          continue;
+        }
+        any_ep = true;
+        auto v = verdicts(pos.after(m), memo);
+        if (!v) return v.error();
+        bits = static_cast<std::uint8_t>(bits | v->bits);
+      }
+      if (any_ep) {
+        if (other) {
+          auto v = verdict_lookup(pos);
+          if (!v) return v.error();
+          bits = static_cast<std::uint8_t>(bits | v->bits);
+        }
+        return Verdict{bits};
+      }
+    }
+    return verdict_lookup(pos);
+  }
 };
 
 Tablebase::Tablebase(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -218,6 +306,7 @@ Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options 
       auto e = std::make_unique<Impl::Entry>();
       e->path = f.path;
       e->material = *m;
+      e->verdict_path = TableDirectory(dir).verdict_path(*m);
       impl->max_men = std::max(impl->max_men, m->men());
       impl->id_by_code[Impl::code_of(*m)] = impl->by_id.size();
       impl->by_id.push_back(e.get());
@@ -253,6 +342,11 @@ ProbeResult ProbeDoor::describe(const Position& pos) {
 
 bool ProbeDoor::has_table(const Tablebase& tb, const Position& pos) {
   return tb.impl_->tables.count(Material::of(pos).canonical().key()) != 0;
+}
+
+Result<Verdict> ProbeDoor::verdict(const Tablebase& tb, const Position& pos, internal::CastlingLimits& limits) {
+  Tablebase::Impl::Memo memo(limits);
+  return tb.impl_->verdicts(pos, memo);
 }
 
 Result<ProbeResult> ProbeDoor::probe(const Tablebase& tb, const Position& pos, internal::CastlingLimits& limits) {

@@ -1,5 +1,7 @@
 #include "deadpos/table.h"
 
+#include "file_checks.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,11 +24,8 @@ constexpr unsigned char kMagic[8] = {'D', 'P', 'T', 'B', '\r', '\n', 0x1a, '\n'}
 using H = HeaderLayout;
 using E = BlockEntryLayout;
 
-std::uint64_t xxh64(const void* data, std::size_t n) { return XXH64(data, n, 0); }
-
-Error corrupt(const std::string& name, const std::string& why) {
-  return make_error(ErrorCode::CorruptTable, name + ": " + why);
-}
+using internal::corrupt;
+using internal::xxh64;
 
 // The header's bytes (section 2, fields as table_layout.h lays them out).
 void serialize_header(const TableHeader& h, std::byte* p) {
@@ -316,7 +315,7 @@ Error out_of_memory_reading(const std::string& name) {
 
 }  // namespace
 
-Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
+Result<std::shared_ptr<const ByteSource>> open_file_source(const std::string& path) {
   // stat first: open() of a FIFO for reading blocks until a writer appears (for ever). O_NONBLOCK
   // and the fstat below close the race of a file replaced between the two calls.
   auto exists = regular_file_exists(path);
@@ -337,17 +336,26 @@ Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
     ::close(fd);
     return not_regular(path, st.st_mode);
   }
-  // Reading the header and the block index allocates (the block index, a checksum buffer): under a
-  // memory limit that is OutOfMemory naming the file, not an exception escaping to the caller.
-  std::shared_ptr<const ByteSource> src;
   try {
-    src = std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path);
+    return std::shared_ptr<const ByteSource>(
+        std::make_shared<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path));
   } catch (const std::bad_alloc&) {
     ::close(fd);
     return out_of_memory_reading(path);
   }
+}
+
+std::shared_ptr<const ByteSource> memory_source(std::vector<std::byte> bytes) {
+  return std::make_shared<MemorySource>(std::move(bytes));
+}
+
+Result<TableFile> TableFile::open(const std::string& path, FileCheck check) {
+  auto src = open_file_source(path);
+  if (!src) return src.error();
+  // Reading the header and the block index allocates (the block index, a checksum buffer): under a
+  // memory limit that is OutOfMemory naming the file, not an exception escaping to the caller.
   try {
-    return from_source(std::move(src), path, check);
+    return from_source(std::move(*src), path, check);
   } catch (const std::bad_alloc&) {
     return out_of_memory_reading(path);
   }
@@ -439,25 +447,7 @@ Result<TableFile> TableFile::from_source(std::shared_ptr<const ByteSource> src, 
     }
   }
   if (check == FileCheck::Full) {
-    // Whole-file checksum, streamed in 1 MiB pieces.
-    XXH64_state_t* st = XXH64_createState();
-    XXH64_reset(st, 0);
-    std::vector<std::byte> buf(1U << 20);
-    std::uint64_t off = 0;
-    Status rs = Ok{};
-    while (off < size - TrailerLayout::kBytes && rs.ok()) {
-      const std::size_t n =
-          static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - TrailerLayout::kBytes - off));
-      rs = src->read_at(off, n, buf.data());
-      if (rs.ok()) XXH64_update(st, buf.data(), n);
-      off += n;
-    }
-    const std::uint64_t digest = XXH64_digest(st);
-    XXH64_freeState(st);
-    if (!rs) return rs.error();
-    std::array<std::byte, TrailerLayout::kBytes> tr{};
-    if (Status s = src->read_at(size - TrailerLayout::kBytes, TrailerLayout::kBytes, tr.data()); !s) return s.error();
-    if (load_field(tr.data(), TrailerLayout::kChecksum) != digest) return corrupt(name, "file checksum mismatch");
+    if (Status s = internal::check_file_checksum(*src, name); !s) return s.error();
   }
   // Block index entries: offsets contiguous from the header to the block index.
   t.block_index_.resize(static_cast<std::size_t>(h.blocks) * kBlockIndexEntryBytes);
@@ -498,8 +488,11 @@ Status TableFile::read_block(std::uint32_t block, std::vector<std::uint8_t>& out
   if (xxh64(comp.data(), csize) != hash) {
     return corrupt(name_, "block " + std::to_string(block) + " checksum mismatch");
   }
+  // One decompression context per thread: ZSTD_decompress would allocate one per call.
+  thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!dctx) return make_error(ErrorCode::OutOfMemory, name_ + ": out of memory for a zstd context");
   out.resize(raw);
-  const std::size_t r = ZSTD_decompress(out.data(), raw, comp.data(), csize);
+  const std::size_t r = ZSTD_decompressDCtx(dctx.get(), out.data(), raw, comp.data(), csize);
   if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
     // zstd allocates its decompression context: a failure there is the process's memory, not the file.
     return make_error(ErrorCode::OutOfMemory,

@@ -33,7 +33,7 @@ long TableDirectory::own_temporary_pid(std::string_view name, int max_men) {
     return 0;
   }
   std::string_view file = name.substr(0, at);
-  for (const std::string_view ext : {kTableExtension, kStatsExtension}) {
+  for (const std::string_view ext : {kTableExtension, kVerdictExtension, kStatsExtension}) {
     if (file.size() > ext.size() && file.ends_with(ext)) {
       const std::string_view key = file.substr(0, file.size() - ext.size());
       const auto m = Material::parse(key);

@@ -38,14 +38,17 @@ struct GenerateResult {
   // from the table and written
   // (their "seconds" are then the statistics' time, not the solve's).
   std::vector<std::string> restored_statistics;
+  // Kept tables whose <KEY>.dpv was absent, damaged or not of this table: rewritten from the table.
+  std::vector<std::string> restored_verdicts;
 };
-// Builds the targets and every missing subtable, in dependency order, writing <KEY>.json and
-// then <KEY>.dpt into out_dir, each atomically (temporary file + rename), so a table file always
-// has its statistics beside it. A table file that exists and passes its checksums is kept (unless
+// Builds the targets and every missing subtable, in dependency order, writing <KEY>.json, then
+// <KEY>.dpv (verdict file) and then <KEY>.dpt into out_dir, each atomically (temporary file +
+// rename), so a table file always has its statistics and verdicts beside it (a kept table that
+// lost either gets it back from its own arrays). A table file that exists and passes its checksums is kept (unless
 // opt.force and it is a target); one of an older format version (format.md) is rewritten in the
 // current one from its own entries, not solved again. Before anything is solved: out_dir must be writable (a file of
 // the temporaries' naming is created and removed), and no .dpt or .json name of a table to build
-// may be taken by something that is not a regular file (a FIFO, a directory: never replaced).
+// (nor .dpv) may be taken by something that is not a regular file (a FIFO, a directory: never replaced).
 // Temporary files <KEY>.dpt.tmp.<pid> and <KEY>.json.tmp.<pid> (KEY a canonical material key) left
 // in out_dir by a run that was killed (no process <pid> any more) are removed first; nothing else
 // is ever removed. Errors: Io (directory, write, a name taken by a non-regular file),

@@ -67,6 +67,11 @@ struct TableVerdict {
   // when other subtable files are absent too (all are named in one run).
   std::optional<Error> error;
   std::string damaged;  // NotChecked: the key of the damaged table at the root of the dependency
+  // The table file is intact and every entry agrees with its successors, so the tables that read
+  // it can be checked, even when its verdict file failed (state Failed, error naming <KEY>.dpv:
+  // CorruptTable, Io, or VerificationFailed "N of M verdict entries disagree with the table"; an
+  // absent verdict file is not checked and fails nothing).
+  bool table_ok = false;
 };
 struct VerifyTablesOptions {
   std::string dir;

@@ -15,6 +15,7 @@
 #include "deadpos/position.h"
 #include "deadpos/result.h"
 #include "deadpos/tablebase.h"
+#include "deadpos/verdict_file.h"
 
 namespace deadpos::internal {
 
@@ -41,6 +42,10 @@ class ProbeDoor {
   // which also receive the positions stored and, when a limit ran out (the error is then
   // InvalidArgument), which one.
   static Result<ProbeResult> probe(const Tablebase& tb, const Position& pos, CastlingLimits& limits);
+  // Which sides the tables say can be mated from pos (Verdict bit to_index(X)), as probe() would
+  // give them, reading the verdict files where the tables have them and no DTHM byte then: the
+  // question of the search's table leaves. Errors and limits: as probe().
+  static Result<Verdict> verdict(const Tablebase& tb, const Position& pos, CastlingLimits& limits);
   static Result<std::vector<Move>> helpmate_line(const Tablebase& tb, const Position& pos, Color mated,
                                                  CastlingLimits& limits);
   // What Tablebase::probe says of pos besides the DTHMs: checkmate, stalemate, table,

@@ -93,6 +93,13 @@ class ByteSource {
   virtual Status read_at(std::uint64_t off, std::size_t n, std::byte* out) const = 0;
 };
 
+// The bytes of the regular file `path`, read with pread (shared by the table and verdict files).
+// Errors: MissingTable (no such file), Io (cannot open, or not a regular file: a FIFO, a
+// directory, a device; never blocks), OutOfMemory, all naming the path.
+Result<std::shared_ptr<const ByteSource>> open_file_source(const std::string& path);
+// Bytes already in memory (tests, fuzzing).
+std::shared_ptr<const ByteSource> memory_source(std::vector<std::byte> bytes);
+
 // What a decompressed block holds at entries that are not positions (section 4, "Broken entries").
 enum class InvalidEntries {
   Marked,  // kInvalid, exactly there (v2: restored from the index per row; a 5-man block then

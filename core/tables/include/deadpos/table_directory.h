@@ -1,6 +1,7 @@
 // A directory of tables: the one owner of the names in it (docs/format.md section 5, and section 6
 // for the statistics). For a canonical material KEY:
 //   <KEY>.dpt               the table file
+//   <KEY>.dpv               its verdict file (verdict_file.h; format.md section 7)
 //   <KEY>.json              its statistics
 //   <name>.tmp.<pid>        a writer's temporary of <name> (write_file_atomic), pid in decimal
 // A "*.dpt name" is any entry whose name is longer than ".dpt" and ends in it; it names a table
@@ -28,10 +29,12 @@ class TableDirectory {
   std::string path_of(std::string_view name) const { return dir_ + "/" + std::string(name); }
   std::string table_path(const Material& m) const { return path_of(table_file_name(m)); }
   std::string stats_path(const Material& m) const { return path_of(stats_file_name(m)); }
+  std::string verdict_path(const Material& m) const { return path_of(verdict_file_name(m)); }
 
   // "<KEY>.dpt", "<KEY>.json" of m's key (m as given: callers pass canonical materials).
   static std::string table_file_name(const Material& m) { return m.key().append(kTableExtension); }
   static std::string stats_file_name(const Material& m) { return m.key().append(kStatsExtension); }
+  static std::string verdict_file_name(const Material& m) { return m.key().append(kVerdictExtension); }
   // Whether name is a *.dpt name (longer than ".dpt", ending in it).
   static bool is_table_file_name(std::string_view name);
   // The canonical material whose table file `name` is, or nullopt for a name that is not
@@ -40,8 +43,8 @@ class TableDirectory {
 
   // "<path>.tmp.<pid>": where write_file_atomic writes `path` before its rename.
   static std::string temporary_path(const std::string& path, long pid);
-  // The pid of a temporary of one of the directory's own files (<KEY>.dpt.tmp.<pid> or
-  // <KEY>.json.tmp.<pid>, KEY a canonical material key of at most max_men men, pid in decimal
+  // The pid of a temporary of one of the directory's own files (<KEY>.dpt.tmp.<pid>,
+  // <KEY>.dpv.tmp.<pid> or <KEY>.json.tmp.<pid>, KEY a canonical material key of at most max_men men, pid in decimal
   // without leading zeros and at most 9 digits), or 0 for any other name. Pure.
   static long own_temporary_pid(std::string_view name, int max_men);
 
@@ -57,6 +60,7 @@ class TableDirectory {
 
   static constexpr std::string_view kTableExtension = ".dpt";
   static constexpr std::string_view kStatsExtension = ".json";
+  static constexpr std::string_view kVerdictExtension = ".dpv";
   static constexpr std::string_view kTemporaryInfix = ".tmp.";
 
  private:

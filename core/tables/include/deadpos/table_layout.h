@@ -113,6 +113,50 @@ struct TrailerLayout {
 };
 static_assert(TrailerLayout::kChecksum.end() == TrailerLayout::kBytes);
 
+// Header of a verdict file (docs/format.md section 7), 128 bytes:
+//   0 magic[8] | 8 u32 version | 12 u32 bits per entry | 16 char material[16] | 32 u32 index scheme
+//   36 u32 sides to move | 40 u64 entries per side | 48 u32 block entries | 52 u32 blocks
+//   56 u64 block index offset | 64 u64 file size | 72 4 x u64 positions where the target can be
+//   mated (per array, sides.h order) | 104 2 x u64 positions per side to move | 120 u64 XXH64 of [0, 120)
+// Blocks use BlockEntryLayout (its entries field counts index entries, four to a byte) and the
+// file ends in TrailerLayout.
+struct VerdictHeaderLayout {
+  static constexpr BytesField kMagic{0, 8};
+  static constexpr LeField<std::uint32_t> kVersion{8};
+  static constexpr LeField<std::uint32_t> kBitsPerEntry{12};
+  static constexpr BytesField kMaterial{16, 16};  // NUL-padded, last byte always NUL
+  static constexpr LeField<std::uint32_t> kIndexScheme{32};
+  static constexpr LeField<std::uint32_t> kSides{36};
+  static constexpr LeField<std::uint64_t> kEntries{40};
+  static constexpr LeField<std::uint32_t> kBlockEntries{48};
+  static constexpr LeField<std::uint32_t> kBlocks{52};
+  static constexpr LeField<std::uint64_t> kBlockIndexOffset{56};
+  static constexpr LeField<std::uint64_t> kFileSize{64};
+  static constexpr std::size_t kMateable = 72;
+  static constexpr LeField<std::uint64_t> mateable(int a) { return {kMateable + 8 * static_cast<std::size_t>(a)}; }
+  static constexpr std::size_t kPositions = 104;
+  static constexpr LeField<std::uint64_t> positions(int stm) {
+    return {kPositions + 8 * static_cast<std::size_t>(stm)};
+  }
+  static constexpr LeField<std::uint64_t> kChecksum{120};  // XXH64 (seed 0) of bytes [0, kChecksum.offset)
+  static constexpr std::size_t kBytes = 128;
+};
+static_assert(VerdictHeaderLayout::kMagic.end() == VerdictHeaderLayout::kVersion.offset);
+static_assert(VerdictHeaderLayout::kVersion.end() == VerdictHeaderLayout::kBitsPerEntry.offset);
+static_assert(VerdictHeaderLayout::kBitsPerEntry.end() == VerdictHeaderLayout::kMaterial.offset);
+static_assert(VerdictHeaderLayout::kMaterial.end() == VerdictHeaderLayout::kIndexScheme.offset);
+static_assert(VerdictHeaderLayout::kIndexScheme.end() == VerdictHeaderLayout::kSides.offset);
+static_assert(VerdictHeaderLayout::kSides.end() == VerdictHeaderLayout::kEntries.offset);
+static_assert(VerdictHeaderLayout::kEntries.end() == VerdictHeaderLayout::kBlockEntries.offset);
+static_assert(VerdictHeaderLayout::kBlockEntries.end() == VerdictHeaderLayout::kBlocks.offset);
+static_assert(VerdictHeaderLayout::kBlocks.end() == VerdictHeaderLayout::kBlockIndexOffset.offset);
+static_assert(VerdictHeaderLayout::kBlockIndexOffset.end() == VerdictHeaderLayout::kFileSize.offset);
+static_assert(VerdictHeaderLayout::kFileSize.end() == VerdictHeaderLayout::kMateable);
+static_assert(VerdictHeaderLayout::mateable(kNumArrays - 1).end() == VerdictHeaderLayout::kPositions);
+static_assert(VerdictHeaderLayout::positions(1).end() == VerdictHeaderLayout::kChecksum.offset);
+static_assert(VerdictHeaderLayout::kChecksum.end() == VerdictHeaderLayout::kBytes &&
+              VerdictHeaderLayout::kBytes == 128);
+
 inline constexpr std::size_t kHeaderBytes = HeaderLayout::kBytes;
 inline constexpr std::size_t kBlockIndexEntryBytes = BlockEntryLayout::kBytes;
 
