@@ -195,10 +195,9 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
           }
         }
         if (!damaged) {
-          // Every table we write has its statistics beside it (written first); one that lost them
-          // (deleted by hand) gets them back from the table itself, not by solving it again.
-          const std::string json = out.stats_path(m);
-          if (!stats_file_intact(json, m.key())) {
+          // The kept table whole, for what is rewritten from it below (loaded once), once the
+          // directory is known to be writable.
+          const auto load_kept = [&]() -> Status {
             if (!writable) {
               if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
               writable = true;
@@ -208,6 +207,13 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
               if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
               loaded = std::move(*t);
             }
+            return Ok{};
+          };
+          // Every table we write has its statistics beside it (written first); one that lost them
+          // (deleted by hand) gets them back from the table itself, not by solving it again.
+          const std::string json = out.stats_path(m);
+          if (!stats_file_intact(json, m.key())) {
+            if (Status st = load_kept(); !st) return st.error();
             reset_peak_rss();
             const auto t0 = std::chrono::steady_clock::now();
             TableStats stats = compute_stats(*loaded, opt.progress);
@@ -219,15 +225,7 @@ Result<GenerateResult> generate(const std::vector<Material>& targets, const Gene
           // Likewise its verdict file (format.md section 7): written from the table's own arrays.
           const std::string dpv = out.verdict_path(m);
           if (!verdict_file_intact(dpv, m, f->header())) {
-            if (!writable) {
-              if (Status st = check_writable(opt.out_dir, m); !st) return st.error();
-              writable = true;
-            }
-            if (!loaded) {
-              auto t = load_table(path, m);
-              if (!t) return with_rebuild_hint(t.error(), m, opt.out_dir);
-              loaded = std::move(*t);
-            }
+            if (Status st = load_kept(); !st) return st.error();
             if (Status st = write_verdicts(dpv, loaded->index, loaded->arrays); !st) return st.error();
             res.restored_verdicts.push_back(m.key());
           }

@@ -8,6 +8,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,5 +50,16 @@ inline Status check_file_checksum(const ByteSource& src, const std::string& name
   if (load_field(tr.data(), TrailerLayout::kChecksum) != digest) return corrupt(name, "file checksum mismatch");
   return Ok{};
 }
+
+// The block index (BlockEntryLayout entries) of zstd frames stored back to back from byte
+// `first_offset`, block b holding entries_of(b) index entries; `end` receives the offset after
+// the last frame (where the block index goes).
+std::vector<std::byte> block_index_bytes(const std::vector<std::vector<std::byte>>& frames, std::uint64_t first_offset,
+                                         const std::function<std::uint32_t(std::uint32_t)>& entries_of,
+                                         std::uint64_t& end);
+// Writes header, frames, block index and the trailer (XXH64 of every byte before it) to `path`
+// atomically (write_file_atomic). Errors: Io naming the file.
+Status write_blocked_file(const std::string& path, std::span<const std::byte> header,
+                          const std::vector<std::vector<std::byte>>& frames, const std::vector<std::byte>& index);
 
 }  // namespace deadpos::internal

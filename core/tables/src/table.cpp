@@ -180,43 +180,63 @@ Status write_table(const std::string& path, const TableIndex& index, const Sides
   if (out_of_memory) return make_error(ErrorCode::OutOfMemory, path + ": out of memory while compressing");
   if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
 
-  std::uint64_t offset = kHeaderBytes;
-  std::vector<std::byte> index_bytes(static_cast<std::size_t>(blocks) * kBlockIndexEntryBytes);
-  for (std::uint32_t b = 0; b < blocks; ++b) {
-    const auto& c = comp[b];
-    std::byte* e = index_bytes.data() + static_cast<std::size_t>(b) * kBlockIndexEntryBytes;
-    const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
+  std::uint64_t end = 0;
+  const std::vector<std::byte> index_bytes = internal::block_index_bytes(
+      comp, kHeaderBytes,
+      [&](std::uint32_t b) {
+        const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
+      },
+      end);
+  h.block_index_offset = end;
+  h.file_size = end + index_bytes.size() + TrailerLayout::kBytes;
+  std::array<std::byte, kHeaderBytes> header_bytes{};
+  serialize_header(h, header_bytes.data());
+  return internal::write_blocked_file(path, header_bytes, comp, index_bytes);
+}
+
+namespace internal {
+
+std::vector<std::byte> block_index_bytes(const std::vector<std::vector<std::byte>>& frames, std::uint64_t first_offset,
+                                         const std::function<std::uint32_t(std::uint32_t)>& entries_of,
+                                         std::uint64_t& end) {
+  std::uint64_t offset = first_offset;
+  std::vector<std::byte> index(frames.size() * kBlockIndexEntryBytes);
+  for (std::uint32_t b = 0; b < frames.size(); ++b) {
+    const auto& c = frames[b];
+    std::byte* e = index.data() + static_cast<std::size_t>(b) * kBlockIndexEntryBytes;
     store_field(e, E::kOffset, offset);
     store_field(e, E::kCompressedSize, static_cast<std::uint32_t>(c.size()));
-    store_field(e, E::kEntries, static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - first)));
+    store_field(e, E::kEntries, entries_of(b));
     store_field(e, E::kChecksum, xxh64(c.data(), c.size()));
     offset += c.size();
   }
-  h.block_index_offset = offset;
-  h.file_size = offset + index_bytes.size() + TrailerLayout::kBytes;
+  end = offset;
+  return index;
+}
 
-  std::array<std::byte, kHeaderBytes> header_bytes{};
-  serialize_header(h, header_bytes.data());
-
+Status write_blocked_file(const std::string& path, std::span<const std::byte> header,
+                          const std::vector<std::vector<std::byte>>& frames, const std::vector<std::byte>& index) {
   // Whole-file checksum over everything before the trailer.
   XXH64_state_t* st = XXH64_createState();
   XXH64_reset(st, 0);
-  XXH64_update(st, header_bytes.data(), header_bytes.size());
-  for (const auto& c : comp) XXH64_update(st, c.data(), c.size());
-  XXH64_update(st, index_bytes.data(), index_bytes.size());
+  XXH64_update(st, header.data(), header.size());
+  for (const auto& c : frames) XXH64_update(st, c.data(), c.size());
+  XXH64_update(st, index.data(), index.size());
   const std::uint64_t file_hash = XXH64_digest(st);
   XXH64_freeState(st);
   std::array<std::byte, TrailerLayout::kBytes> trailer{};
   store_field(trailer.data(), TrailerLayout::kChecksum, file_hash);
-
   std::vector<std::span<const std::byte>> parts;
-  parts.reserve(comp.size() + 3);
-  parts.emplace_back(header_bytes);
-  for (const auto& c : comp) parts.emplace_back(c);
-  parts.emplace_back(index_bytes);
+  parts.reserve(frames.size() + 3);
+  parts.emplace_back(header);
+  for (const auto& c : frames) parts.emplace_back(c);
+  parts.emplace_back(index);
   parts.emplace_back(trailer);
   return write_file_atomic(path, parts);
 }
+
+}  // namespace internal
 
 Status write_file_atomic(const std::string& path, const std::vector<std::span<const std::byte>>& parts) {
   const std::string tmp = TableDirectory::temporary_path(path, ::getpid());

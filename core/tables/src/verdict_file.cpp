@@ -137,40 +137,19 @@ Status write_verdicts(const std::string& path, const TableIndex& index, const Si
   if (out_of_memory) return make_error(ErrorCode::OutOfMemory, path + ": out of memory while compressing");
   if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
 
-  std::uint64_t offset = V::kBytes;
-  std::vector<std::byte> index_bytes(static_cast<std::size_t>(blocks) * E::kBytes);
-  for (std::uint32_t bi = 0; bi < blocks; ++bi) {
-    const auto& c = comp[bi];
-    std::byte* e = index_bytes.data() + static_cast<std::size_t>(bi) * E::kBytes;
-    const std::uint64_t first = static_cast<std::uint64_t>(bi % per_side) * kVerdictBlockEntries;
-    store_field(e, E::kOffset, offset);
-    store_field(e, E::kCompressedSize, static_cast<std::uint32_t>(c.size()));
-    store_field(e, E::kEntries, static_cast<std::uint32_t>(std::min<std::uint64_t>(kVerdictBlockEntries, n - first)));
-    store_field(e, E::kChecksum, xxh64(c.data(), c.size()));
-    offset += c.size();
-  }
-  h.block_index_offset = offset;
-  h.file_size = offset + index_bytes.size() + TrailerLayout::kBytes;
+  std::uint64_t end = 0;
+  const std::vector<std::byte> index_bytes = internal::block_index_bytes(
+      comp, V::kBytes,
+      [&](std::uint32_t bi) {
+        const std::uint64_t first = static_cast<std::uint64_t>(bi % per_side) * kVerdictBlockEntries;
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(kVerdictBlockEntries, n - first));
+      },
+      end);
+  h.block_index_offset = end;
+  h.file_size = end + index_bytes.size() + TrailerLayout::kBytes;
   std::array<std::byte, V::kBytes> header_bytes{};
   serialize(h, header_bytes.data());
-
-  XXH64_state_t* st = XXH64_createState();
-  XXH64_reset(st, 0);
-  XXH64_update(st, header_bytes.data(), header_bytes.size());
-  for (const auto& c : comp) XXH64_update(st, c.data(), c.size());
-  XXH64_update(st, index_bytes.data(), index_bytes.size());
-  const std::uint64_t file_hash = XXH64_digest(st);
-  XXH64_freeState(st);
-  std::array<std::byte, TrailerLayout::kBytes> trailer{};
-  store_field(trailer.data(), TrailerLayout::kChecksum, file_hash);
-
-  std::vector<std::span<const std::byte>> parts;
-  parts.reserve(comp.size() + 3);
-  parts.emplace_back(header_bytes);
-  for (const auto& c : comp) parts.emplace_back(c);
-  parts.emplace_back(index_bytes);
-  parts.emplace_back(trailer);
-  return write_file_atomic(path, parts);
+  return internal::write_blocked_file(path, header_bytes, comp, index_bytes);
 }
 
 Result<VerdictFile> VerdictFile::open(const std::string& path, const Material& expected, FileCheck check) {
