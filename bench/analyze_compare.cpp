@@ -1,6 +1,7 @@
 // Scripted measurements of the analyzer beyond the tables (bench/bench_analyze.sh runs them):
 //
-//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--nodes N] [--ms N] [--lines 1] [--flag 1]
+//   deadpos_analyze_compare positions FILE --tables DIR [--table-men N] [--leaf-men N] [--nodes N] [--ms N] [--lines 1]
+//   [--flag 1]
 //     One question per position of FILE (FEN or EPD lines, '#' comments): can the side that just
 //     moved (not the side to move) still checkmate? Prints decided / undetermined counts and the
 //     time per position on one thread: mean, 99th percentile, max (microseconds). With --lines 1
@@ -40,7 +41,7 @@ namespace {
 
 struct Args {
   std::string mode, file, tables = "tables";
-  int men = 4, table_men = 7;
+  int men = 4, table_men = 7, leaf_men = 4;
   long count = 20000;
   unsigned long seed = 1;
   std::uint64_t nodes = 2'000'000;
@@ -77,6 +78,7 @@ int run_positions(const Tablebase& tb, const Args& a) {
   }
   AnalysisOptions opt;
   opt.table_men = a.table_men;
+  opt.leaf_table_men = a.leaf_men;
   opt.budget.nodes = a.nodes;
   opt.budget.time_ms = a.ms;
   std::vector<double> us;
@@ -146,6 +148,7 @@ int run_oracle(const Tablebase& tb, const Args& a) {
   }
   AnalysisOptions opt;
   opt.table_men = a.table_men;
+  opt.leaf_table_men = a.leaf_men;
   opt.budget.nodes = a.nodes;
   std::mt19937_64 rng(a.seed);
   std::vector<double> us;
@@ -216,6 +219,8 @@ int main(int argc, char** argv) {
       a.men = std::atoi(v.c_str());
     else if (k == "--table-men")
       a.table_men = std::atoi(v.c_str());
+    else if (k == "--leaf-men")
+      a.leaf_men = std::atoi(v.c_str());
     else if (k == "--count")
       a.count = std::atol(v.c_str());
     else if (k == "--seed")
