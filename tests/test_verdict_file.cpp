@@ -170,7 +170,7 @@ TEST(VerdictFile, DamagedBytesAreCorruptNamingWhat) {
       {"magic", [](auto& b) { b[0] = std::byte{'X'}; }, "bad magic"},
       {"header", [](auto& b) { b[V::kEntries.offset] ^= std::byte{1}; }, "header checksum mismatch"},
       {"data", [](auto& b) { b[V::kBytes + 3] ^= std::byte{1}; }, "file checksum mismatch"},
-      {"tiny", [](auto& b) { b.resize(20); }, "shorter than a verdict file header"},
+      {"tiny", [](auto& b) { b.resize(128); }, "shorter than a verdict file's header and trailer (136 bytes)"},
   };
   for (const Case& c : cases) {
     const std::string path = edited_copy(c.edit, c.name);

@@ -176,7 +176,9 @@ Result<VerdictFile> VerdictFile::from_source(std::shared_ptr<const ByteSource> s
   t.name_ = name;
   const std::uint64_t size = src->size();
   if (size < V::kBytes + TrailerLayout::kBytes)
-    return corrupt(name, "file is " + std::to_string(size) + " bytes, shorter than a verdict file header");
+    return corrupt(name, "file is " + std::to_string(size) +
+                             " bytes, shorter than a verdict file's header and trailer (" +
+                             std::to_string(V::kBytes + TrailerLayout::kBytes) + " bytes)");
   std::array<std::byte, V::kBytes> hb{};
   if (Status s = src->read_at(0, V::kBytes, hb.data()); !s) return s.error();
   const std::byte* p = hb.data();
