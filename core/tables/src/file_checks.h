@@ -51,6 +51,15 @@ inline Status check_file_checksum(const ByteSource& src, const std::string& name
   return Ok{};
 }
 
+// Compresses `blocks` independent zstd frames on the calling thread's OpenMP team (the bytes do
+// not depend on the thread count): raw(b, buffer) writes block b's raw bytes (at most raw_bytes)
+// into buffer and returns their count; each frame uses zstd level `level`, with minMatch and
+// searchLog too when they are not 0. Errors: OutOfMemory (zstd could not allocate), Io
+// (compression failed), both naming path.
+Result<std::vector<std::vector<std::byte>>> compress_blocks(
+    const std::string& path, std::uint32_t blocks, std::size_t raw_bytes, int level, int min_match, int search_log,
+    const std::function<std::size_t(std::uint32_t, std::uint8_t*)>& raw);
+
 // The block index (BlockEntryLayout entries) of zstd frames stored back to back from byte
 // `first_offset`, block b holding entries_of(b) index entries; `end` receives the offset after
 // the last frame (where the block index goes).

@@ -141,44 +141,16 @@ Status write_table(const std::string& path, const TableIndex& index, const Sides
   // Each block is compressed into a per-thread scratch buffer of ZSTD_compressBound bytes and
   // copied out at its exact size: sizing every block's own vector to the bound would hold as many
   // bytes as the raw arrays until the write (it doubled the peak memory of generate).
-  std::vector<std::vector<std::byte>> comp(blocks);
-  bool failed = false;
-  bool out_of_memory = false;  // zstd could not allocate its context
-#pragma omp parallel
-  {
-    std::vector<std::byte> scratch(ZSTD_compressBound(kBlockEntries));
-    std::vector<std::uint8_t> filled(kBlockEntries);
-    // Section 5's parameters on top of the level; one context per thread, reset by each frame.
-    const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-    bool set = cctx != nullptr;
-    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, zstd_level));
-    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_minMatch, kZstdMinMatch));
-    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_searchLog, kZstdSearchLog));
-    if (!set) {
-#pragma omp atomic write
-      out_of_memory = true;
-    }
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
-      if (!set) continue;
-      const auto a = static_cast<std::size_t>(b / per_array);
-      const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
-      const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
-      fill_invalid(arrays[a].data() + first, len, filled.data());
-      const std::size_t r = ZSTD_compress2(cctx.get(), scratch.data(), scratch.size(), filled.data(), len);
-      if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
-#pragma omp atomic write
-        out_of_memory = true;
-      } else if (ZSTD_isError(r)) {
-#pragma omp atomic write
-        failed = true;
-      } else {
-        comp[static_cast<std::size_t>(b)].assign(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(r));
-      }
-    }
-  }
-  if (out_of_memory) return make_error(ErrorCode::OutOfMemory, path + ": out of memory while compressing");
-  if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
+  auto compressed = internal::compress_blocks(
+      path, blocks, kBlockEntries, zstd_level, kZstdMinMatch, kZstdSearchLog, [&](std::uint32_t b, std::uint8_t* out) {
+        const std::size_t a = b / per_array;
+        const std::uint64_t first = static_cast<std::uint64_t>(b % per_array) * kBlockEntries;
+        const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kBlockEntries, n - first));
+        fill_invalid(arrays[a].data() + first, len, out);
+        return len;
+      });
+  if (!compressed) return compressed.error();
+  const std::vector<std::vector<std::byte>>& comp = *compressed;
 
   std::uint64_t end = 0;
   const std::vector<std::byte> index_bytes = internal::block_index_bytes(
@@ -196,6 +168,47 @@ Status write_table(const std::string& path, const TableIndex& index, const Sides
 }
 
 namespace internal {
+
+Result<std::vector<std::vector<std::byte>>> compress_blocks(
+    const std::string& path, std::uint32_t blocks, std::size_t raw_bytes, int level, int min_match, int search_log,
+    const std::function<std::size_t(std::uint32_t, std::uint8_t*)>& raw) {
+  std::vector<std::vector<std::byte>> comp(blocks);
+  bool failed = false;
+  bool out_of_memory = false;  // zstd could not allocate its context
+#pragma omp parallel
+  {
+    std::vector<std::byte> scratch(ZSTD_compressBound(raw_bytes));
+    std::vector<std::uint8_t> in(raw_bytes);
+    // One context per thread, reset by each frame.
+    const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    bool set = cctx != nullptr;
+    set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level));
+    if (min_match) set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_minMatch, min_match));
+    if (search_log) set = set && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_searchLog, search_log));
+    if (!set) {
+#pragma omp atomic write
+      out_of_memory = true;
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
+      if (!set) continue;
+      const std::size_t len = raw(static_cast<std::uint32_t>(b), in.data());
+      const std::size_t r = ZSTD_compress2(cctx.get(), scratch.data(), scratch.size(), in.data(), len);
+      if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
+#pragma omp atomic write
+        out_of_memory = true;
+      } else if (ZSTD_isError(r)) {
+#pragma omp atomic write
+        failed = true;
+      } else {
+        comp[static_cast<std::size_t>(b)].assign(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(r));
+      }
+    }
+  }
+  if (out_of_memory) return make_error(ErrorCode::OutOfMemory, path + ": out of memory while compressing");
+  if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
+  return comp;
+}
 
 std::vector<std::byte> block_index_bytes(const std::vector<std::vector<std::byte>>& frames, std::uint64_t first_offset,
                                          const std::function<std::uint32_t(std::uint32_t)>& entries_of,

@@ -80,62 +80,36 @@ Status write_verdicts(const std::string& path, const TableIndex& index, const Si
     h.mateable(stm, Color::Black) = mb;
   }
 
-  // Blocks are compressed independently (parallel; each block's bytes depend only on its input).
-  std::vector<std::vector<std::byte>> comp(blocks);
-  bool failed = false;
-  bool out_of_memory = false;
-#pragma omp parallel
-  {
-    std::vector<std::uint8_t> packed(packed_bytes(kVerdictBlockEntries));
-    std::vector<std::byte> scratch(ZSTD_compressBound(packed.size()));
-    const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-    const bool set =
-        cctx != nullptr && !ZSTD_isError(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, zstd_level));
-    if (!set) {
-#pragma omp atomic write
-      out_of_memory = true;
-    }
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t bi = 0; bi < static_cast<std::int64_t>(blocks); ++bi) {
-      if (!set) continue;
-      const Color stm = bi < static_cast<std::int64_t>(per_side) ? Color::White : Color::Black;
-      const std::uint64_t first = static_cast<std::uint64_t>(bi % per_side) * kVerdictBlockEntries;
-      const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kVerdictBlockEntries, n - first));
-      const std::uint8_t* w = arrays(stm, Color::White).data() + first;
-      const std::uint8_t* b = arrays(stm, Color::Black).data() + first;
-      const auto code = [&](std::size_t i) {
-        return static_cast<std::uint8_t>((w[i] <= DthmCode::kMaxDthm ? 1U : 0U) |
-                                         (b[i] <= DthmCode::kMaxDthm ? 2U : 0U));
-      };
-      // Section 7: an entry that is not a position holds the code before it in the block (the
-      // block's first position's code for those before it; 0 in a block without a position).
-      std::uint8_t prev = 0;
-      for (std::size_t i = 0; i < len; ++i)
-        if (w[i] != DthmCode::kInvalid) {
-          prev = code(i);
-          break;
+  auto compressed = internal::compress_blocks(
+      path, blocks, packed_bytes(kVerdictBlockEntries), zstd_level, 0, 0, [&](std::uint32_t bi, std::uint8_t* packed) {
+        const Color stm = bi < per_side ? Color::White : Color::Black;
+        const std::uint64_t first = static_cast<std::uint64_t>(bi % per_side) * kVerdictBlockEntries;
+        const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kVerdictBlockEntries, n - first));
+        const std::uint8_t* w = arrays(stm, Color::White).data() + first;
+        const std::uint8_t* b = arrays(stm, Color::Black).data() + first;
+        const auto code = [&](std::size_t i) {
+          return static_cast<std::uint8_t>((w[i] <= DthmCode::kMaxDthm ? 1U : 0U) |
+                                           (b[i] <= DthmCode::kMaxDthm ? 2U : 0U));
+        };
+        // Section 7: an entry that is not a position holds the code before it in the block (the
+        // block's first position's code for those before it; 0 in a block without a position).
+        std::uint8_t prev = 0;
+        for (std::size_t i = 0; i < len; ++i)
+          if (w[i] != DthmCode::kInvalid) {
+            prev = code(i);
+            break;
+          }
+        const std::size_t bytes = packed_bytes(len);
+        std::fill(packed, packed + bytes, std::uint8_t{0});
+        for (std::size_t i = 0; i < len; ++i) {
+          const std::uint8_t c = w[i] == DthmCode::kInvalid ? prev : code(i);
+          prev = c;
+          packed[i >> 2] = static_cast<std::uint8_t>(packed[i >> 2] | (c << (2 * (i & 3U))));
         }
-      const std::size_t bytes = packed_bytes(len);
-      std::fill(packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(bytes), std::uint8_t{0});
-      for (std::size_t i = 0; i < len; ++i) {
-        const std::uint8_t c = w[i] == DthmCode::kInvalid ? prev : code(i);
-        prev = c;
-        packed[i >> 2] = static_cast<std::uint8_t>(packed[i >> 2] | (c << (2 * (i & 3U))));
-      }
-      const std::size_t r = ZSTD_compress2(cctx.get(), scratch.data(), scratch.size(), packed.data(), bytes);
-      if (ZSTD_isError(r) && ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation) {
-#pragma omp atomic write
-        out_of_memory = true;
-      } else if (ZSTD_isError(r)) {
-#pragma omp atomic write
-        failed = true;
-      } else {
-        comp[static_cast<std::size_t>(bi)].assign(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(r));
-      }
-    }
-  }
-  if (out_of_memory) return make_error(ErrorCode::OutOfMemory, path + ": out of memory while compressing");
-  if (failed) return make_error(ErrorCode::Io, path + ": zstd compression failed");
+        return bytes;
+      });
+  if (!compressed) return compressed.error();
+  const std::vector<std::vector<std::byte>>& comp = *compressed;
 
   std::uint64_t end = 0;
   const std::vector<std::byte> index_bytes = internal::block_index_bytes(
