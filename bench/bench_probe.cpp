@@ -6,8 +6,11 @@
 //                        read through the colour swap); items/s = probes/s
 //   BM_Probe_Random5Man  the same on the first 5-man table found (KRBvKR preferred), with the default
 //                        256 MiB block cache and with 1 GiB; skipped without a 5-man table
+//   BM_Probe_Random5Man/1  the same with a 1 MiB cache: nearly every probe decompresses a block
+//   BM_Verdict_Random5Man  Tablebase::verdict on those positions, cache 1 MiB (misses) and 1 GiB
 //   BM_Probe_FirstProbe  cold: Tablebase::open + one probe per iteration (directory listing, header
 //                        and block index checks, one block read, checksummed and decompressed)
+//   BM_Verdict_FirstProbe  the same for one verdict (a 5-man one when KRBvKR is there)
 //   BM_Probe_Threads     one shared Tablebase probed from 1 and 2 threads (real time)
 //   BM_Probe_EnPassant / BM_Probe_Castling  the two special rules, on fixed positions
 //   BM_Probe_DerivedSide  what one-sided storage (issue 12: DTHM of one side to move on disk, the
@@ -16,6 +19,7 @@
 //                        random positions as BM_Probe_Random4Man / BM_Probe_Random5Man (1 GiB cache)
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <string>
@@ -107,7 +111,38 @@ void BM_Probe_Random5Man(benchmark::State& state) {
   state.SetLabel(key + (fits ? ", 65536 positions" : ", 4096 positions"));
   probe_loop(state, *tb, fits ? many : few);
 }
-BENCHMARK(BM_Probe_Random5Man)->Arg(256)->Arg(1024)->ArgName("cache_mb");
+BENCHMARK(BM_Probe_Random5Man)->Arg(1)->Arg(256)->Arg(1024)->ArgName("cache_mb");
+
+// Tablebase::verdict (the verdict files: 16 KiB blocks, docs/format.md section 7) on the random
+// positions of BM_Probe_Random5Man. Argument: the block cache in MiB; 1 MiB holds four
+// decompressed verdict blocks per shard against the 5-man table's ~3,700 (two sides to move of
+// 121 M entries, 4 to a byte, 16 KiB each): nearly every probe a miss. 1024 MiB holds them all.
+void BM_Verdict_Random5Man(benchmark::State& state) {
+  std::string why;
+  const Tablebase* shared = shared_tables(&why);
+  if (!shared) return state.SkipWithError(why.c_str());
+  std::string key;
+  for (const std::string& k : shared->materials()) {
+    if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
+  }
+  const std::string dir = *test::tables_dir_if_set();
+  if (key.empty()) return state.SkipWithError(("no 5-man table in " + dir).c_str());
+  Tablebase::Options opt;
+  opt.cache_bytes = static_cast<std::size_t>(state.range(0)) << 20;
+  auto tb = Tablebase::open({dir}, opt);
+  if (!tb) return state.SkipWithError(tb.error().message.c_str());
+  static const std::vector<Position> ps = random_positions(*Material::parse(key), 1 << 16, 5);
+  for (const Position& p : ps)
+    if (!tb->verdict(p)) return state.SkipWithError(("verdict failed on " + p.to_fen()).c_str());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto r = tb->verdict(ps[i++ % ps.size()]);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetLabel(key + ", 65536 positions");
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_Verdict_Random5Man)->Arg(1)->Arg(1024)->ArgName("cache_mb");
 
 void BM_Probe_FirstProbe(benchmark::State& state) {
   const std::optional<std::string> dir = test::tables_dir_if_set();
@@ -122,6 +157,28 @@ void BM_Probe_FirstProbe(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 BENCHMARK(BM_Probe_FirstProbe)->Unit(benchmark::kMicrosecond);
+
+// The same for a verdict: Tablebase::open + one Tablebase::verdict (the verdict file's header,
+// block index and one 16 KiB block), on a 5-man position when the directory has KRBvKR.
+void BM_Verdict_FirstProbe(benchmark::State& state) {
+  const std::optional<std::string> dir = test::tables_dir_if_set();
+  if (!dir) return state.SkipWithError("DEADPOS_TABLES is not set");
+  auto probe_tb = Tablebase::open({*dir});
+  if (!probe_tb) return state.SkipWithError(probe_tb.error().message.c_str());
+  const auto m = probe_tb->materials();
+  const bool five = std::find(m.begin(), m.end(), "KRBvKR") != m.end();
+  const Position p =
+      *Position::from_fen(five ? "8/8/3r4/3k4/8/1B6/8/K1R5 w - - 0 1" : "8/8/8/3k4/8/1n6/8/K1R5 w - - 0 1");
+  for (auto _ : state) {
+    auto tb = Tablebase::open({*dir});
+    auto r = tb ? tb->verdict(p) : Result<PositionVerdict>(tb.error());
+    if (!r) return state.SkipWithError(r.error().message.c_str());
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetLabel(five ? "KRBvKR" : "KRvKN");
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_Verdict_FirstProbe)->Unit(benchmark::kMicrosecond);
 
 void BM_Probe_Threads(benchmark::State& state) {
   std::string why;

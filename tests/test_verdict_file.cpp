@@ -3,6 +3,7 @@
 // its DTHM path. The oracle is the ≤4-man tables of DEADPOS_TABLES (verified by tables.verify_4men).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,79 @@ TEST(VerdictFile, ProbeVerdictsEqualTheDthmPath) {
     for (Color x : {Color::White, Color::Black}) EXPECT_EQ(v->can_be_mated(x), full->dthm[x].has_value()) << fen;
   }
   std::filesystem::remove_all(without);
+}
+
+// A directory of verdict files alone (issue 29 item 2): Tablebase::verdict answers from them what
+// probe() answers from the verified tables (the oracle), probe() names the absent table file, and
+// the analysis and the probe treat such a table as missing (a directory holding only orphan
+// verdict files answers as an empty one).
+TEST(VerdictFile, VerdictOnlyDirectoryAnswersVerdicts) {
+  const std::string with = test::tables_dir();
+  const std::string only = fresh_dir("verdicts_only");
+  // KRvK keeps its table file too: a directory may mix both kinds.
+  for (const auto& e : std::filesystem::directory_iterator(with))
+    if (e.path().extension() == ".dpv" || e.path().filename() == "KRvK.dpt")
+      std::filesystem::copy_file(e.path(), only + "/" + e.path().filename().string());
+  auto tb = Tablebase::open({with});
+  auto vo = Tablebase::open({only});
+  ASSERT_TRUE(tb && vo);
+  EXPECT_EQ(vo->materials(), std::vector<std::string>{"KRvK"});
+  const std::vector<std::string> keys = vo->verdict_only_materials();
+  EXPECT_EQ(keys.size(), tb->materials().size() - 1);
+  EXPECT_TRUE(std::find(keys.begin(), keys.end(), "KRvK") == keys.end());
+  EXPECT_EQ(vo->max_men(), 3);
+  EXPECT_EQ(vo->max_verdict_men(), 4);
+  std::mt19937_64 rng(291);
+  std::uint64_t compared = 0, mateable = 0;
+  for (const std::string& key : tb->materials()) {
+    for (int i = 0; i < 100; ++i) {
+      const Position r = test::random_position(key, rng);
+      const Position p = i % 2 ? r.color_swapped() : r;
+      auto full = tb->probe(p);
+      auto v = vo->verdict(p);
+      ASSERT_TRUE(full) << p.to_fen();
+      ASSERT_TRUE(v) << p.to_fen() << ": " << v.error().message;
+      for (Color x : {Color::White, Color::Black}) {
+        EXPECT_EQ(v->can_be_mated[x], full->dthm[x].has_value()) << p.to_fen();
+        mateable += v->can_be_mated[x] ? 1 : 0;
+      }
+      EXPECT_EQ(v->dead(), full->dead()) << p.to_fen();
+      EXPECT_EQ(v->checkmate, full->checkmate);
+      EXPECT_EQ(v->table, full->table);
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 36U * 100U);
+  EXPECT_GT(mateable, compared / 4);
+  // En passant: the capture is played into another verdict-only table (KPvK -> KvK is the board).
+  for (const char* fen : {"8/8/8/k2pP3/8/8/8/4K3 w - d6 0 1", "8/8/8/8/3Pp3/8/8/k3K3 b - d3 0 1"}) {
+    const Position p = *Position::from_fen(fen);
+    auto full = tb->probe(p);
+    auto v = vo->verdict(p);
+    ASSERT_TRUE(full && v) << fen;
+    EXPECT_TRUE(v->en_passant);
+    for (Color x : {Color::White, Color::Black}) EXPECT_EQ(v->can_be_mated[x], full->dthm[x].has_value()) << fen;
+  }
+  // A distance needs the table file: MissingTable naming both files.
+  auto missing = vo->probe(*Position::from_fen("8/8/8/3k4/8/1n6/8/K1R5 w - - 0 1"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::MissingTable);
+  EXPECT_NE(missing.error().message.find("KRvKN.dpt"), std::string::npos) << missing.error().message;
+  EXPECT_NE(missing.error().message.find("KRvKN.dpv"), std::string::npos) << missing.error().message;
+  // So is castling (the castling search values exactly, with the table files).
+  auto castling = vo->verdict(*Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
+  ASSERT_FALSE(castling);
+  EXPECT_EQ(castling.error().code, ErrorCode::MissingTable);
+  // The search's table leaves (ProbeDoor::verdict) read only tables with a table file.
+  internal::CastlingLimits limits;
+  auto leaf = internal::ProbeDoor::verdict(*vo, *Position::from_fen("8/8/8/3k4/8/1n6/8/K1R5 w - - 0 1"), limits);
+  ASSERT_FALSE(leaf);
+  EXPECT_EQ(leaf.error().code, ErrorCode::MissingTable);
+  // More men than any verdict file: TooManyMen.
+  auto many = vo->verdict(*Position::from_fen("8/8/8/3k4/8/1n6/8/KRR3B1 w - - 0 1"));
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().code, ErrorCode::TooManyMen);
+  std::filesystem::remove_all(only);
 }
 
 // A copy of KRvK.dpv with `edit` applied to its bytes, in a directory of its own.

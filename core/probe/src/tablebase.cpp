@@ -40,7 +40,7 @@ using internal::Values;
 
 struct Tablebase::Impl {
   struct Entry {
-    std::string path;
+    std::string path;  // the table file; empty for a verdict-only table (its .dpv alone was found)
     Material material;
     std::once_flag once;
     std::optional<TableFile> file;
@@ -54,10 +54,12 @@ struct Tablebase::Impl {
   };
   std::map<std::string, std::unique_ptr<Entry>> tables;  // by canonical key
   std::vector<Entry*> by_id;
+  std::vector<std::string> verdict_only_keys;  // keys of the verdict-only tables, sorted
   // Canonical material -> entry id, keyed by the packed men counts (4 bits per colour and piece
   // type): avoids building the key string on every probe.
   std::unordered_map<std::uint64_t, std::size_t> id_by_code;
-  int max_men = 0;
+  int max_men = 0;          // over the tables with a table file (the DTHM answers)
+  int max_verdict_men = 0;  // over every table, verdict-only ones included
 
   mutable BlockCache cache;
 
@@ -81,6 +83,12 @@ struct Tablebase::Impl {
 
   Result<const TableFile*> file_of(std::size_t id) const {
     Entry& e = *by_id[id];
+    if (e.path.empty()) {
+      // docs/format.md section 7: a verdict file answers verdicts only.
+      return make_error(ErrorCode::MissingTable, "table " + TableDirectory::table_file_name(e.material) +
+                                                     " is not in the table directories (only its verdict file " +
+                                                     e.verdict_path + "): distances and lines need it");
+    }
     std::call_once(e.once, [&] {
       auto f = TableFile::open(e.path, e.material, FileCheck::HeaderOnly);
       if (!f) {
@@ -116,9 +124,11 @@ struct Tablebase::Impl {
 
   // Table values of a position without castling rights (an en passant right is ignored).
   Result<Values> lookup(const Position& pos) const {
-    if (pos.men() > max_men) {
-      return make_error(ErrorCode::TooManyMen,
-                        std::to_string(pos.men()) + " men on the board, tables go up to " + std::to_string(max_men));
+    // Up to the verdict-only tables' men: a position of one is answered "its table file is
+    // missing" (file_of), which names what to add.
+    if (pos.men() > max_verdict_men) {
+      return make_error(ErrorCode::TooManyMen, std::to_string(pos.men()) + " men on the board, tables go up to " +
+                                                   std::to_string(max_verdict_men));
     }
     const Material m = Material::of(pos);
     const bool swap = !m.is_canonical();
@@ -147,17 +157,19 @@ struct Tablebase::Impl {
 
   // Verdicts of a position without castling rights (an en passant right is ignored): bit
   // to_index(X) when X can be mated. From the verdict file when the table has one (one small
-  // block), else from the table's DTHM bytes.
-  Result<Verdict> verdict_lookup(const Position& pos) const {
-    if (pos.men() > max_men) {
-      return make_error(ErrorCode::TooManyMen,
-                        std::to_string(pos.men()) + " men on the board, tables go up to " + std::to_string(max_men));
+  // block), else from the table's DTHM bytes. verdict_only: whether a table of verdicts alone
+  // (no table file) may answer; else such a table is missing, as for lookup().
+  Result<Verdict> verdict_lookup(const Position& pos, bool verdict_only) const {
+    if (pos.men() > max_verdict_men) {
+      return make_error(ErrorCode::TooManyMen, std::to_string(pos.men()) + " men on the board, tables go up to " +
+                                                   std::to_string(max_verdict_men));
     }
     const Material m = Material::of(pos);
     const bool swap = !m.is_canonical();
     const Material cm = swap ? m.swapped() : m;
     const auto id = id_of(cm);
     if (!id) return make_error(ErrorCode::MissingTable, "table " + cm.key() + " is not in the table directories");
+    if (!verdict_only && by_id[*id]->path.empty()) return file_of(*id).error();
     auto vf = verdicts_of(*id);
     if (!vf) return vf.error();
     if (!*vf) return verdict_of(lookup(pos));
@@ -231,7 +243,7 @@ struct Tablebase::Impl {
 
   // The verdicts of values(pos, memo), reading no DTHM where none is needed: the same cases, with
   // "can be mated" for "finite" (the least of finite values is finite exactly when one is).
-  Result<Verdict> verdicts(const Position& pos, Memo& memo) const {
+  Result<Verdict> verdicts(const Position& pos, Memo& memo, bool verdict_only) const {
     if (!pos.has_legal_move()) {
       const bool mate = pos.in_check();
       return Verdict{static_cast<std::uint8_t>(mate ? 1U << to_index(pos.side_to_move()) : 0U)};
@@ -247,20 +259,20 @@ struct Tablebase::Impl {
           continue;
         }
         any_ep = true;
-        auto v = verdicts(pos.after(m), memo);
+        auto v = verdicts(pos.after(m), memo, verdict_only);
         if (!v) return v.error();
         bits = static_cast<std::uint8_t>(bits | v->bits);
       }
       if (any_ep) {
         if (other) {
-          auto v = verdict_lookup(pos);
+          auto v = verdict_lookup(pos, verdict_only);
           if (!v) return v.error();
           bits = static_cast<std::uint8_t>(bits | v->bits);
         }
         return Verdict{bits};
       }
     }
-    return verdict_lookup(pos);
+    return verdict_lookup(pos, verdict_only);
   }
 };
 
@@ -292,27 +304,39 @@ std::size_t Tablebase::cache_bytes() const { return impl_->cache_limit; }
 
 Result<Tablebase> Tablebase::open(const std::vector<std::string>& dirs, Options opt) {
   auto impl = std::make_unique<Impl>(opt.cache_bytes ? *opt.cache_bytes : default_cache_bytes());
-  for (const std::string& dir : dirs) {
-    // "" would be listed as the current directory by some calls and refused by others.
-    if (dir.empty()) return make_error(ErrorCode::InvalidArgument, "an empty name is not a table directory");
-    auto files = TableDirectory(dir).list();
-    if (!files) return files.error();
-    std::sort(files->begin(), files->end(),
-              [](const TableDirectory::Entry& a, const TableDirectory::Entry& b) { return a.name < b.name; });
-    for (const TableDirectory::Entry& f : *files) {
-      const std::optional<Material>& m = f.material;
-      if (!m || m->men() > kMaxTableMen) continue;  // not a table name
-      if (impl->tables.count(m->key())) continue;
-      auto e = std::make_unique<Impl::Entry>();
-      e->path = f.path;
-      e->material = *m;
-      e->verdict_path = TableDirectory(dir).verdict_path(*m);
-      impl->max_men = std::max(impl->max_men, m->men());
-      impl->id_by_code[Impl::code_of(*m)] = impl->by_id.size();
-      impl->by_id.push_back(e.get());
-      impl->tables.emplace(m->key(), std::move(e));
+  // Table files first, from every directory; then the verdict files of materials that have no
+  // table file in any of them (verdict-only tables: docs/format.md section 7).
+  for (const std::string_view ext : {TableDirectory::kTableExtension, TableDirectory::kVerdictExtension}) {
+    const bool verdicts = ext == TableDirectory::kVerdictExtension;
+    for (const std::string& dir : dirs) {
+      // "" would be listed as the current directory by some calls and refused by others.
+      if (dir.empty()) return make_error(ErrorCode::InvalidArgument, "an empty name is not a table directory");
+      auto files = TableDirectory(dir).list(ext);
+      if (!files) return files.error();
+      std::sort(files->begin(), files->end(),
+                [](const TableDirectory::Entry& a, const TableDirectory::Entry& b) { return a.name < b.name; });
+      for (const TableDirectory::Entry& f : *files) {
+        const std::optional<Material>& m = f.material;
+        if (!m || m->men() > kMaxTableMen) continue;  // not a table name
+        if (impl->tables.count(m->key())) continue;
+        auto e = std::make_unique<Impl::Entry>();
+        e->material = *m;
+        if (verdicts) {
+          e->verdict_path = f.path;
+          impl->verdict_only_keys.push_back(m->key());
+        } else {
+          e->path = f.path;
+          e->verdict_path = TableDirectory(dir).verdict_path(*m);
+          impl->max_men = std::max(impl->max_men, m->men());
+        }
+        impl->max_verdict_men = std::max(impl->max_verdict_men, m->men());
+        impl->id_by_code[Impl::code_of(*m)] = impl->by_id.size();
+        impl->by_id.push_back(e.get());
+        impl->tables.emplace(m->key(), std::move(e));
+      }
     }
   }
+  std::sort(impl->verdict_only_keys.begin(), impl->verdict_only_keys.end());
   return Tablebase(std::move(impl));
 }
 
@@ -320,9 +344,14 @@ int Tablebase::max_men() const { return impl_->max_men; }
 
 std::vector<std::string> Tablebase::materials() const {
   std::vector<std::string> out;
-  for (const auto& [k, e] : impl_->tables) out.push_back(k);
+  for (const auto& [k, e] : impl_->tables)
+    if (!e->path.empty()) out.push_back(k);
   return out;
 }
+
+std::vector<std::string> Tablebase::verdict_only_materials() const { return impl_->verdict_only_keys; }
+
+int Tablebase::max_verdict_men() const { return impl_->max_verdict_men; }
 
 using internal::ProbeDoor;
 
@@ -341,12 +370,30 @@ ProbeResult ProbeDoor::describe(const Position& pos) {
 }
 
 bool ProbeDoor::has_table(const Tablebase& tb, const Position& pos) {
-  return tb.impl_->tables.count(Material::of(pos).canonical().key()) != 0;
+  const auto it = tb.impl_->tables.find(Material::of(pos).canonical().key());
+  return it != tb.impl_->tables.end() && !it->second->path.empty();
 }
 
 Result<Verdict> ProbeDoor::verdict(const Tablebase& tb, const Position& pos, internal::CastlingLimits& limits) {
   Tablebase::Impl::Memo memo(limits);
-  return tb.impl_->verdicts(pos, memo);
+  return tb.impl_->verdicts(pos, memo, /*verdict_only=*/false);
+}
+
+Result<PositionVerdict> Tablebase::verdict(const Position& pos) const {
+  const ProbeResult d = ProbeDoor::describe(pos);
+  PositionVerdict r;
+  r.checkmate = d.checkmate;
+  r.stalemate = d.stalemate;
+  r.table = d.table;
+  r.castling_search = d.castling_search;
+  r.en_passant = d.en_passant;
+  internal::CastlingLimits limits;
+  limits.nodes = internal::kProbeCastlingNodes;
+  Impl::Memo memo(limits);
+  auto v = impl_->verdicts(pos, memo, /*verdict_only=*/true);
+  if (!v) return v.error();
+  for (Color x : {Color::White, Color::Black}) r.can_be_mated[x] = v->can_be_mated(x);
+  return r;
 }
 
 Result<ProbeResult> ProbeDoor::probe(const Tablebase& tb, const Position& pos, internal::CastlingLimits& limits) {

@@ -9,9 +9,9 @@ bool TableDirectory::is_table_file_name(std::string_view name) {
   return name.size() > kTableExtension.size() && name.ends_with(kTableExtension);
 }
 
-std::optional<Material> TableDirectory::material_of_table_file(std::string_view name) {
-  if (!is_table_file_name(name)) return std::nullopt;
-  const std::string_view key = name.substr(0, name.size() - kTableExtension.size());
+std::optional<Material> TableDirectory::material_of_file(std::string_view name, std::string_view extension) {
+  if (name.size() <= extension.size() || !name.ends_with(extension)) return std::nullopt;
+  const std::string_view key = name.substr(0, name.size() - extension.size());
   auto m = Material::parse(key);
   // parse() takes only the men in key order, so key() spells a parsed key back exactly: the
   // round trip is a guard, and keeps table_file_name(material) == name for every table found.
@@ -44,7 +44,7 @@ long TableDirectory::own_temporary_pid(std::string_view name, int max_men) {
   return 0;
 }
 
-Result<std::vector<TableDirectory::Entry>> TableDirectory::list() const {
+Result<std::vector<TableDirectory::Entry>> TableDirectory::list(std::string_view extension) const {
   // ENOMEM while listing is the process's memory (e.g. under `ulimit -v`), not the directory's fault.
   const auto failed = [&](const std::error_code& ec) {
     const ErrorCode code = ec == std::errc::not_enough_memory ? ErrorCode::OutOfMemory : ErrorCode::Io;
@@ -57,8 +57,8 @@ Result<std::vector<TableDirectory::Entry>> TableDirectory::list() const {
   // increment(ec), not a range-for: a listing error must be a value, not an exception.
   for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (!is_table_file_name(name)) continue;
-    out.push_back(Entry{name, it->path().string(), material_of_table_file(name)});
+    if (name.size() <= extension.size() || !name.ends_with(extension)) continue;
+    out.push_back(Entry{name, it->path().string(), material_of_file(name, extension)});
   }
   if (ec) return failed(ec);
   return out;

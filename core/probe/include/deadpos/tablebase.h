@@ -37,6 +37,23 @@ struct ProbeResult {
   bool en_passant = false;       // an en passant capture was legal and taken into account
 };
 
+// What the verdicts alone say of a position (docs/format.md section 7): no distance, so a table's
+// verdict file suffices. The same booleans as ProbeResult's (can_be_mated[X] == dthm[X].has_value()).
+struct PositionVerdict {
+  bool checkmate = false;  // the side to move is checkmated (the game is over)
+  bool stalemate = false;  // the side to move is stalemated (the game is drawn)
+  // can_be_mated[X]: some sequence of legal moves ends in checkmate of X (FIDE 6.9: X's opponent
+  // "can checkmate X by any possible series of legal moves").
+  ByColor<bool> can_be_mated{};
+  bool white_can_mate() const { return can_be_mated[Color::Black]; }
+  bool black_can_mate() const { return can_be_mated[Color::White]; }
+  // Dead position (FIDE 5.2.2): neither side can be checkmated by any sequence of legal moves.
+  bool dead() const { return !can_be_mated[Color::White] && !can_be_mated[Color::Black]; }
+  std::string table;             // canonical material key of the position's table, e.g. "KBvKN"
+  bool castling_search = false;  // castling rights: answered by an exact search (needs table files)
+  bool en_passant = false;       // an en passant capture was legal and taken into account
+};
+
 // Result of a game whose player `flagged` ran out of time (FIDE 6.9, with 5.2.2 taking precedence).
 struct FlagVerdict {
   enum class Reason {
@@ -71,7 +88,10 @@ class Tablebase {
   static std::size_t default_cache_bytes();
 
   // Indexes the *.dpt files of the directories (later directories do not override earlier ones;
-  // files whose name is not a canonical material key of at most kMaxTableMen men are skipped).
+  // files whose name is not a canonical material key of at most kMaxTableMen men are skipped),
+  // then the *.dpv files of materials that have no *.dpt in any of them: verdict-only tables,
+  // which answer verdict() and nothing else (docs/format.md section 7: a server or tournament
+  // manager that needs only FIDE 5.2.2 and 6.9 may keep the verdict files alone).
   // Nothing is read yet. Errors: Io if a directory cannot be listed; InvalidArgument for an empty name.
   static Result<Tablebase> open(const std::vector<std::string>& dirs, Options opt);
   static Result<Tablebase> open(const std::vector<std::string>& dirs) { return open(dirs, Options{}); }
@@ -95,16 +115,27 @@ class Tablebase {
   // `mated` cannot be checkmated.
   Result<std::vector<Move>> helpmate_line(const Position& pos, Color mated) const;
 
+  // Which sides can be checkmated from pos, from the verdict files (one small block: docs/format.md
+  // section 7) where the tables have them, else from the table files' DTHM bytes: exactly the
+  // booleans of probe(), without reading a distance. Verdict-only tables answer here. Errors: as
+  // probe(); a position with castling rights (and a legal move) is answered by the castling
+  // search, which needs the table files: MissingTable for a verdict-only table; CorruptTable
+  // naming a damaged verdict file (never an answer from it).
+  Result<PositionVerdict> verdict(const Position& pos) const;
   // FIDE 6.9 verdict when `flagged` runs out of time in pos. Errors: as probe().
   Result<FlagVerdict> flag_verdict(const Position& pos, Color flagged) const;
 
   // The block-cache limit in use, bytes (Options::cache_bytes or default_cache_bytes()).
   std::size_t cache_bytes() const;
 
-  // Largest number of men (kings included) among the tables found; 0 if none.
+  // Largest number of men (kings included) among the tables found with a table file; 0 if none.
   int max_men() const;
-  // Material keys of the tables found, sorted.
+  // The same over every table, verdict-only ones included (what verdict() answers up to).
+  int max_verdict_men() const;
+  // Material keys of the tables found with a table file, sorted.
   std::vector<std::string> materials() const;
+  // Material keys of the verdict-only tables (a *.dpv without its *.dpt), sorted.
+  std::vector<std::string> verdict_only_materials() const;
 
   struct Impl;
 

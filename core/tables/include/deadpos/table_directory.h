@@ -39,7 +39,11 @@ class TableDirectory {
   static bool is_table_file_name(std::string_view name);
   // The canonical material whose table file `name` is, or nullopt for a name that is not
   // "<KEY>.dpt" with KEY a canonical material key. Pure.
-  static std::optional<Material> material_of_table_file(std::string_view name);
+  static std::optional<Material> material_of_table_file(std::string_view name) {
+    return material_of_file(name, kTableExtension);
+  }
+  // The same for "<KEY><extension>" (kTableExtension, kVerdictExtension). Pure.
+  static std::optional<Material> material_of_file(std::string_view name, std::string_view extension);
 
   // "<path>.tmp.<pid>": where write_file_atomic writes `path` before its rename.
   static std::string temporary_path(const std::string& path, long pid);
@@ -48,15 +52,16 @@ class TableDirectory {
   // without leading zeros and at most 9 digits), or 0 for any other name. Pure.
   static long own_temporary_pid(std::string_view name, int max_men);
 
-  // The *.dpt entries of the directory, whatever their type, in listing order.
+  // The *.dpt entries of the directory (or those of another extension, e.g. kVerdictExtension:
+  // names longer than the extension and ending in it), whatever their type, in listing order.
   struct Entry {
     std::string name;                  // the file name, e.g. "KRvK.dpt"
     std::string path;                  // as the listing spells it (the directory joined with name)
-    std::optional<Material> material;  // material_of_table_file(name)
+    std::optional<Material> material;  // material_of_file(name, extension)
   };
   // Errors: Io "<dir>: cannot list the table directory: <why>" (OutOfMemory when the listing
   // itself runs out of memory).
-  Result<std::vector<Entry>> list() const;
+  Result<std::vector<Entry>> list(std::string_view extension = kTableExtension) const;
 
   static constexpr std::string_view kTableExtension = ".dpt";
   static constexpr std::string_view kStatsExtension = ".json";
