@@ -83,6 +83,24 @@ rm "$work/t/notatable.dpt"
 printf '{}' >"$work/t/KRvK.json"
 run --checksums "$work/list" --tables "$work/t"
 [ $rc = 0 ] || fail "a .json beside the tables: exit $rc"
+# verdict files (docs/format.md section 7): a list of table files alone does not look at them; a
+# list that names one checks them all, an unlisted one EXTRA.
+cp "$tables"/*.dpv "$work/t/"
+nv=$(ls "$work/t"/*.dpv | wc -l)
+[ "$nv" = "$n" ] || fail "only $nv verdict files in $tables for $n tables"
+run --checksums "$work/list" --tables "$work/t"
+[ $rc = 0 ] || fail "verdict files beside a list of table files: exit $rc: $(cat "$work/err")"
+(cd "$work/t" && sha256sum -- *.dpt *.dpv) >"$work/list-v"
+run --checksums "$work/list-v" --tables "$work/t"
+{ [ $rc = 0 ] && grep -qx "checksums: $((2 * n)) files of $work/list-v match" "$work/out"; } ||
+  fail "tables and verdict files: exit $rc: $(tail -1 "$work/out") $(cat "$work/err")"
+grep -v "  KRvK.dpv\$" "$work/list-v" >"$work/list-v-less"
+run --checksums "$work/list-v-less" --tables "$work/t"
+{ [ $rc = 8 ] && [ "$(not_ok)" = "KRvK.dpv EXTRA: in the directory, not in $work/list-v-less" ]; } ||
+  fail "an unlisted verdict file: exit $rc: $(not_ok)"
+rm "$work/t"/*.dpv
+run --checksums "$work/list-v" --tables "$work/t"
+{ [ $rc = 8 ] && [ "$(grep -c '\.dpv MISSING: ' "$work/out")" = "$n" ]; } || fail "missing verdict files: exit $rc"
 
 # 5. a FIFO under a listed name: UNREADABLE (never opened for reading, no hang); exit 5.
 mv "$work/t/$victim" "$work/saved"
@@ -123,7 +141,8 @@ bad_list "comment" "# made by sha256sum" "a comment"
 bad_list "blank line" "" "blank line"
 bad_list "path in the name" "$h  ../KQvK.dpt" "'../KQvK.dpt' is not a table file name"
 bad_list "not canonical" "$h  KvKQ.dpt" "'KvKQ.dpt' is not a table file name"
-bad_list "not .dpt" "$h  KQvK.json" "'KQvK.json' is not a table file name"
+bad_list "not .dpt" "$h  KQvK.json" "'KQvK.json' is not a table file name <KEY>.dpt or a verdict file name"
+bad_list "verdict, not canonical" "$h  KvKQ.dpv" "'KvKQ.dpv' is not a verdict file name <KEY>.dpv"
 bad_list "six men" "$h  KQRRvKQ.dpt" "'KQRRvKQ.dpt' has 6 men; deadpos builds and verifies tables of at most 5"
 bad_list "listed twice" "$good" "'$(echo "$good" | cut -c67-)' is listed twice"
 printf '%s\r\n' "$good" >"$work/bad"

@@ -17,6 +17,7 @@
 
 #include "deadpos/generate.h"
 #include "deadpos/material.h"
+#include "deadpos/table_directory.h"
 
 namespace deadpos {
 
@@ -154,12 +155,22 @@ Result<std::vector<ChecksumLine>> parse_checksum_list(std::string_view text, con
     }
     c.file = std::string(line.substr(66));
     const std::string_view name = c.file;
-    if (!TableDirectory::is_table_file_name(name)) return bad_name(name, "is not a table file name <KEY>.dpt");
-    if (!TableDirectory::material_of_table_file(name)) {
-      return bad_name(name, "is not a table file name <KEY>.dpt (KEY a canonical material key)");
+    // A table file or its verdict file (docs/format.md section 7).
+    const std::optional<Material> m = TableDirectory::material_of_table_file(name)
+                                          ? TableDirectory::material_of_table_file(name)
+                                          : TableDirectory::material_of_file(name, TableDirectory::kVerdictExtension);
+    if (!m) {
+      const bool dpv =
+          name.size() > TableDirectory::kVerdictExtension.size() && name.ends_with(TableDirectory::kVerdictExtension);
+      if (!dpv && !TableDirectory::is_table_file_name(name)) {
+        return bad_name(name, "is not a table file name <KEY>.dpt or a verdict file name <KEY>.dpv");
+      }
+      return bad_name(name, std::string("is not a ") +
+                                (dpv ? "verdict file name <KEY>.dpv" : "table file name <KEY>.dpt") +
+                                " (KEY a canonical material key)");
     }
     // A table this generator cannot build could only ever be reported missing: refuse the list.
-    if (const int men = TableDirectory::material_of_table_file(name)->men(); men > kMaxGenerateMen) {
+    if (const int men = m->men(); men > kMaxGenerateMen) {
       return bad_name(name, "has " + std::to_string(men) + " men; deadpos builds and verifies tables of at most " +
                                 std::to_string(kMaxGenerateMen));
     }
@@ -188,11 +199,17 @@ Result<ChecksumReport> check_checksums(const CheckChecksumsOptions& opt) {
   if (!lines) return lines.error();
   std::sort(lines->begin(), lines->end(), [](const ChecksumLine& a, const ChecksumLine& b) { return a.file < b.file; });
 
-  // The directory's *.dpt entries, whatever their type.
+  // The directory's *.dpt entries, whatever their type, and its *.dpv entries when the list names
+  // a verdict file (a list of table files alone, as published before the verdict files, still
+  // checks a directory that holds them).
   const TableDirectory dir(opt.dir);
   std::set<std::string> present;
-  {
-    auto listed = dir.list();
+  const bool verdicts_listed = std::any_of(lines->begin(), lines->end(), [](const ChecksumLine& l) {
+    return l.file.ends_with(TableDirectory::kVerdictExtension);
+  });
+  for (const std::string_view ext : {TableDirectory::kTableExtension, TableDirectory::kVerdictExtension}) {
+    if (ext == TableDirectory::kVerdictExtension && !verdicts_listed) continue;
+    auto listed = dir.list(ext);
     if (!listed) return listed.error();
     for (TableDirectory::Entry& e : *listed) present.insert(std::move(e.name));
   }

@@ -1,6 +1,6 @@
 // Published checksums of table files (docs/build.md, "Reproducible tables"): a list in the format
-// of `sha256sum -c` (one line "<64 hex digits>  <KEY>.dpt" per table file) and the check of a
-// table directory against it. SHA-256 is Nettle's (nettle/sha2.h, Debian's nettle-dev).
+// of `sha256sum -c` (one line "<64 hex digits>  <KEY>.dpt" per table file, and "...  <KEY>.dpv" per verdict file) and
+// the check of a table directory against it. SHA-256 is Nettle's (nettle/sha2.h, Debian's nettle-dev).
 #pragma once
 
 #include <array>
@@ -29,12 +29,12 @@ Result<Sha256> sha256_file(const std::string& path, const std::function<void(std
 
 // One line of a checksum list.
 struct ChecksumLine {
-  std::string file;  // "<KEY>.dpt", KEY a canonical material key
+  std::string file;  // "<KEY>.dpt" or "<KEY>.dpv" (its verdict file), KEY a canonical material key
   Sha256 digest{};
   std::size_t line = 0;  // 1-based line number in the list
 };
 
-// Parses a checksum list: each line "<64 hex digits>  <KEY>.dpt" (two spaces, or " *" as
+// Parses a checksum list: each line "<64 hex digits>  <KEY>.dpt" or "...  <KEY>.dpv" (two spaces, or " *" as
 // `sha256sum -b` writes it; hex digits of either case), every line ending with '\n' (the last
 // one may lack it). KEY must be a canonical material key (Material::parse, is_canonical); no path,
 // no comment, no blank line, no BSD-style line, no name twice (what sha256sum writes; sha256sum -c
@@ -48,7 +48,8 @@ struct ChecksumFinding {
     Ok,          // listed, present, same SHA-256
     Differs,     // listed, present, another SHA-256 (actual holds it)
     Missing,     // listed, not in the directory
-    Extra,       // a *.dpt entry of the directory that the list does not name
+    Extra,       // a *.dpt entry of the directory that the list does not name (or a *.dpv one, when
+                 // the list names verdict files)
     Unreadable,  // listed, present, but not a readable regular file (error says why)
   };
   std::string file;  // the name in the directory (for Extra: as listed by the directory)
@@ -78,7 +79,8 @@ struct ChecksumReport {
 };
 
 // Checks dir against the list at opt.list_path: every listed file is hashed and compared, and
-// every entry of dir whose name ends in ".dpt" that the list does not name is Extra (nothing else
+// every entry of dir whose name ends in ".dpt" (and ".dpv", when the list names a verdict file)
+// that the list does not name is Extra (nothing else
 // in dir is looked at). Errors, before any file is hashed: Io (the list cannot be read, dir cannot
 // be listed), InvalidArgument (a bad list line, parse_checksum_list). Differences are findings,
 // not errors. Not thread-safe with respect to changes of dir while it runs; no shared state.
