@@ -54,6 +54,16 @@ const Tablebase* shared_tables(std::string* why) {
   return tb ? &*tb : nullptr;
 }
 
+// The 5-man table the 5-man benchmarks probe: KRBvKR when present, else the last 5-man key
+// found; empty without one.
+std::string five_man_key(const Tablebase& tb) {
+  std::string key;
+  for (const std::string& k : tb.materials()) {
+    if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
+  }
+  return key;
+}
+
 // n random legal positions of `key` and of its colour swap, alternating.
 std::vector<Position> random_positions(const Material& m, int n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -93,10 +103,7 @@ void BM_Probe_Random5Man(benchmark::State& state) {
   std::string why;
   const Tablebase* shared = shared_tables(&why);
   if (!shared) return state.SkipWithError(why.c_str());
-  std::string key;
-  for (const std::string& k : shared->materials()) {
-    if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
-  }
+  const std::string key = five_man_key(*shared);
   const std::string dir = *test::tables_dir_if_set();  // set: shared_tables opened it
   if (key.empty()) return state.SkipWithError(("no 5-man table in " + dir).c_str());
   Tablebase::Options opt;
@@ -121,10 +128,7 @@ void BM_Verdict_Random5Man(benchmark::State& state) {
   std::string why;
   const Tablebase* shared = shared_tables(&why);
   if (!shared) return state.SkipWithError(why.c_str());
-  std::string key;
-  for (const std::string& k : shared->materials()) {
-    if (Material::parse(k)->men() == 5 && (key.empty() || k == "KRBvKR")) key = k;
-  }
+  const std::string key = five_man_key(*shared);
   const std::string dir = *test::tables_dir_if_set();
   if (key.empty()) return state.SkipWithError(("no 5-man table in " + dir).c_str());
   Tablebase::Options opt;
