@@ -290,6 +290,40 @@ DEADPOS_API deadpos_status deadpos_flag_fen(const deadpos_tablebase* tb, const c
 DEADPOS_API deadpos_status deadpos_flag_bitboards(const deadpos_tablebase* tb, const deadpos_bitboards* pos,
                                                   deadpos_side flagged, deadpos_flag_result* out, deadpos_error* err);
 
+/* ---- while the game is played: can this side still checkmate? is the position dead? ---------- */
+
+/* The two questions a tournament manager asks after a move or at a flag-fall, each with a hard time
+ * cap per call (since 0.2; docs/api.md, "Adjudicating while the game is played"). Not a
+ * win/draw/loss probe: "can mate" means some sequence of legal moves, however absurd, with both
+ * sides cooperating, ends with `side` checkmating (KR v KR: both can mate, yet it is a tablebase
+ * draw).
+ *
+ * deadpos_can_mate_*: *out = DEADPOS_YES when some sequence of legal moves from the position ends
+ * with `side` (DEADPOS_WHITE, DEADPOS_BLACK or DEADPOS_SIDE_TO_MOVE) checkmating its opponent,
+ * DEADPOS_NO when none does (FIDE 6.9: when the opponent of `side` runs out of time the game is
+ * drawn; 7.5.5 likewise), DEADPOS_UNDETERMINED when the budget ran out first: the caller then keeps
+ * its own rule.
+ * deadpos_is_dead_*: *out = DEADPOS_YES when neither side can checkmate (FIDE 5.2.2: the game is
+ * drawn at once), DEADPOS_NO when one can, DEADPOS_UNDETERMINED when the budget ran out first.
+ *
+ * max_ms: the call's wall-clock cap, 1..86400000 ms; 0 = the handle's budget_ms (which may be 0: no
+ * time limit). The node and memory budgets of the handle apply as well. The clock is checked every
+ * 256 positions searched, so a call returns within max_ms plus that much search and one table block
+ * read; past the cap the answer is DEADPOS_UNDETERMINED (never an error, never wrong). With
+ * tables_only the tables alone answer (no search, max_ms unused) and a position without its table is
+ * MISSING_TABLE / TOO_MANY_MEN. Errors: BAD_ARGUMENT (NULL tb/fen/pos/out, a side out of range,
+ * max_ms over 86400000), INVALID_FEN, and as deadpos_probe_fen. Thread-safe: any number of threads
+ * may call these at once on one handle. */
+DEADPOS_API deadpos_status deadpos_can_mate_fen(const deadpos_tablebase* tb, const char* fen, deadpos_side side,
+                                                uint64_t max_ms, deadpos_tri* out, deadpos_error* err);
+DEADPOS_API deadpos_status deadpos_can_mate_bitboards(const deadpos_tablebase* tb, const deadpos_bitboards* pos,
+                                                      deadpos_side side, uint64_t max_ms, deadpos_tri* out,
+                                                      deadpos_error* err);
+DEADPOS_API deadpos_status deadpos_is_dead_fen(const deadpos_tablebase* tb, const char* fen, uint64_t max_ms,
+                                               deadpos_tri* out, deadpos_error* err);
+DEADPOS_API deadpos_status deadpos_is_dead_bitboards(const deadpos_tablebase* tb, const deadpos_bitboards* pos,
+                                                     uint64_t max_ms, deadpos_tri* out, deadpos_error* err);
+
 /* ---- helpmate lines -------------------------------------------------------------------------- */
 
 typedef struct deadpos_line_info {

@@ -1,5 +1,5 @@
 // The C API (bindings/include/deadpos.h) over the C++ library: every entry point converts its
-// arguments, calls answers::answer / analyze_side (or probe / helpmate_line with tables_only),
+// arguments, calls answers::answer / analyze_side / analyze_dead (or probe / helpmate_line with tables_only),
 // and converts the answer field by field as answers/src/probe_answer.cpp's probe_json renders it, so that the C
 // answer and `deadpos probe --json` cannot drift apart in meaning. Nothing here prints or aborts;
 // every C++ exception stops at the boundary (guarded()).
@@ -361,6 +361,34 @@ void flag(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_sid
   fill_probe(pos, a.analysis, &out->probe);
 }
 
+// The handle's analysis options with the call's time cap (deadpos.h: 0 keeps the handle's budget_ms).
+deadpos::AnalysisOptions capped(const deadpos_tablebase& h, std::uint64_t max_ms) {
+  if (max_ms > 86'400'000) bad_argument("max_ms = " + std::to_string(max_ms) + " is out of range 0..86400000");
+  deadpos::AnalysisOptions o = h.analysis;
+  if (max_ms) o.budget.time_ms = max_ms;
+  return o;
+}
+
+// Can `side` checkmate: is its opponent's question ("can it be mated?") yes?
+deadpos_tri can_mate(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_side side,
+                     std::uint64_t max_ms) {
+  const deadpos_tablebase& h = handle(tb);
+  const Color mated = ~side_of(side, pos, "side");
+  const deadpos::AnalysisOptions o = capped(h, max_ms);
+  if (h.tables_only) return tri(take(h.tb.probe(pos)).dthm[mated].has_value());
+  return tri(take(deadpos::analyze_side(h.tb, pos, mated, o, false)).can_mate());
+}
+
+deadpos_tri is_dead(const deadpos_tablebase* tb, const deadpos::Position& pos, std::uint64_t max_ms) {
+  const deadpos_tablebase& h = handle(tb);
+  const deadpos::AnalysisOptions o = capped(h, max_ms);
+  if (h.tables_only) {
+    const deadpos::ProbeResult p = take(h.tb.probe(pos));
+    return tri(!p.dthm[Color::White] && !p.dthm[Color::Black]);
+  }
+  return tri(take(deadpos::analyze_dead(h.tb, pos, o)).dead());
+}
+
 void line(const deadpos_tablebase* tb, const deadpos::Position& pos, deadpos_side mated, char* buf,
           std::size_t buf_size, deadpos_line_info* info) {
   const deadpos_tablebase& h = handle(tb);
@@ -573,6 +601,42 @@ deadpos_status deadpos_flag_bitboards(const deadpos_tablebase* tb, const deadpos
     if (!out) bad_argument("out is NULL");
     handle(tb);
     flag(tb, position_of_bitboards(pos), flagged, out);
+  });
+}
+
+deadpos_status deadpos_can_mate_fen(const deadpos_tablebase* tb, const char* fen, deadpos_side side,
+                                    std::uint64_t max_ms, deadpos_tri* out, deadpos_error* err) {
+  return guarded(err, [&] {
+    if (!out) bad_argument("out is NULL");
+    handle(tb);
+    *out = can_mate(tb, position_of_fen(fen), side, max_ms);
+  });
+}
+
+deadpos_status deadpos_can_mate_bitboards(const deadpos_tablebase* tb, const deadpos_bitboards* pos, deadpos_side side,
+                                          std::uint64_t max_ms, deadpos_tri* out, deadpos_error* err) {
+  return guarded(err, [&] {
+    if (!out) bad_argument("out is NULL");
+    handle(tb);
+    *out = can_mate(tb, position_of_bitboards(pos), side, max_ms);
+  });
+}
+
+deadpos_status deadpos_is_dead_fen(const deadpos_tablebase* tb, const char* fen, std::uint64_t max_ms, deadpos_tri* out,
+                                   deadpos_error* err) {
+  return guarded(err, [&] {
+    if (!out) bad_argument("out is NULL");
+    handle(tb);
+    *out = is_dead(tb, position_of_fen(fen), max_ms);
+  });
+}
+
+deadpos_status deadpos_is_dead_bitboards(const deadpos_tablebase* tb, const deadpos_bitboards* pos,
+                                         std::uint64_t max_ms, deadpos_tri* out, deadpos_error* err) {
+  return guarded(err, [&] {
+    if (!out) bad_argument("out is NULL");
+    handle(tb);
+    *out = is_dead(tb, position_of_bitboards(pos), max_ms);
   });
 }
 

@@ -255,6 +255,54 @@ int main(int argc, char** argv) {
                 DEADPOS_ERR_BUFFER_TOO_SMALL &&
             info.can_be_mated == DEADPOS_YES && info.plies == 0 && info.needed == 1,
         "size query for a side checkmated already: %s", err.message);
+
+  /* can-mate and dead while the game is played: arguments (deadpos.h) */
+  deadpos_tri t = DEADPOS_TRI_MAX_ENUM;
+  check_error(deadpos_can_mate_fen(NULL, krk, DEADPOS_BLACK, 10, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "can_mate tb NULL");
+  check_error(deadpos_can_mate_fen(tb, NULL, DEADPOS_BLACK, 10, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "can_mate fen NULL");
+  check_error(deadpos_can_mate_fen(tb, krk, DEADPOS_BLACK, 10, NULL, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "can_mate out NULL");
+  check_error(deadpos_can_mate_fen(tb, krk, (deadpos_side)4, 10, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "can_mate side 4");
+  CHECK(contains(err.message, "side"), "names the argument: %s", err.message);
+  check_error(deadpos_can_mate_fen(tb, krk, DEADPOS_BLACK, 86400001, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "can_mate max_ms too large");
+  CHECK(contains(err.message, "max_ms"), "names the argument: %s", err.message);
+  check_error(deadpos_can_mate_fen(tb, "not a fen", DEADPOS_BLACK, 10, &t, &err), DEADPOS_ERR_INVALID_FEN, &err,
+              "can_mate 'not a fen'");
+  check_error(deadpos_can_mate_bitboards(tb, NULL, DEADPOS_BLACK, 10, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "can_mate bitboards NULL");
+  b = bitboards_of("8/2kr4/8/K7/8/8/8/8", DEADPOS_WHITE, 0, DEADPOS_NO_SQUARE);
+  b.white |= (uint64_t)1 << 51;
+  check_error(deadpos_can_mate_bitboards(tb, &b, DEADPOS_BLACK, 10, &t, &err), DEADPOS_ERR_INVALID_FEN, &err,
+              "can_mate both colours");
+  check_error(deadpos_is_dead_fen(NULL, krk, 10, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err, "is_dead tb NULL");
+  check_error(deadpos_is_dead_fen(tb, krk, 10, NULL, &err), DEADPOS_ERR_BAD_ARGUMENT, &err, "is_dead out NULL");
+  check_error(deadpos_is_dead_fen(tb, krk, 86400001, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "is_dead max_ms too large");
+  check_error(deadpos_is_dead_fen(tb, "4k3/4K3/8/8/8/8/8/8 w - - 0 1", 10, &t, &err), DEADPOS_ERR_INVALID_FEN, &err,
+              "is_dead kings adjacent");
+  CHECK(contains(err.message, "kings-adjacent"), "says why: %s", err.message);
+  check_error(deadpos_is_dead_bitboards(tb, NULL, 10, &t, &err), DEADPOS_ERR_BAD_ARGUMENT, &err,
+              "is_dead bitboards NULL");
+  CHECK(deadpos_can_mate_fen(tb, krk, DEADPOS_SIDE_TO_MOVE, 0, &t, &err) == DEADPOS_OK && t == DEADPOS_NO &&
+            err.code == DEADPOS_OK && err.message[0] == '\0',
+        "White (to move, lone king) cannot mate: %s", err.message);
+  deadpos_close(tb);
+
+  /* tables_only: a position without its table is an error, not an answer */
+  deadpos_options_init(&opt);
+  opt.tables_only = 1;
+  CHECK(deadpos_open(dirs, 1, &opt, &tb, &err) == DEADPOS_OK, "open tables_only: %s", err.message);
+  if (!tb) return 1;
+  const char* five = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1";
+  check_error(deadpos_can_mate_fen(tb, five, DEADPOS_WHITE, 10, &t, &err), DEADPOS_ERR_TOO_MANY_MEN, &err,
+              "tables_only can_mate, 5 men");
+  check_error(deadpos_is_dead_fen(tb, five, 10, &t, &err), DEADPOS_ERR_TOO_MANY_MEN, &err, "tables_only is_dead, 5 men");
+  CHECK(deadpos_can_mate_fen(tb, krk, DEADPOS_BLACK, 0, &t, &err) == DEADPOS_OK && t == DEADPOS_YES,
+        "tables_only: Black (K+R) can mate: %s", err.message);
   deadpos_close(tb);
 
   printf("capi_errors: %d checks, %d failed\n", checks, failures);

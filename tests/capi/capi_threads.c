@@ -1,5 +1,5 @@
 /* capi.threads: several POSIX threads probe one deadpos_tablebase handle at once (FEN and
- * bitboard-free paths: probe, flag-fall, line), each in its own order, with a 1 MiB block cache so
+ * bitboard-free paths: probe, flag-fall, line, can-mate and dead), each in its own order, with a 1 MiB block cache so
  * that blocks are evicted and reloaded while others read them; every answer must equal the one the
  * main thread got alone first. Built and run under ThreadSanitizer in scripts/test.sh's TSan stage
  * (label tsan), where a data race fails the test.
@@ -16,7 +16,8 @@
 #define ROUNDS 2
 
 typedef struct answer {
-  deadpos_status probe_status, flag_status, line_status[2];
+  deadpos_status probe_status, flag_status, line_status[2], can_mate_status[2], dead_status;
+  deadpos_tri can_mate[2], dead;
   deadpos_probe_result probe;
   deadpos_flag_result flag;
   deadpos_line_info line_info[2];
@@ -56,7 +57,11 @@ static void compute(const char* fen, answer* out) {
   for (int s = 0; s < 2; ++s) {
     out->line_status[s] = deadpos_line_fen(g_tb, fen, s == 0 ? DEADPOS_WHITE : DEADPOS_BLACK, out->line[s],
                                            sizeof out->line[s], &out->line_info[s], &err);
+    /* max_ms 0: the handle's node budget alone, so that the answer does not depend on the load */
+    out->can_mate_status[s] =
+        deadpos_can_mate_fen(g_tb, fen, s == 0 ? DEADPOS_WHITE : DEADPOS_BLACK, 0, &out->can_mate[s], &err);
   }
+  out->dead_status = deadpos_is_dead_fen(g_tb, fen, 0, &out->dead, &err);
 }
 
 static int same(const answer* a, const answer* b) {
@@ -73,8 +78,9 @@ static int same(const answer* a, const answer* b) {
         a->line_info[s].can_be_mated != b->line_info[s].can_be_mated) {
       return 0;
     }
+    if (a->can_mate_status[s] != b->can_mate_status[s] || a->can_mate[s] != b->can_mate[s]) return 0;
   }
-  return 1;
+  return a->dead_status == b->dead_status && a->dead == b->dead;
 }
 
 typedef struct job {
@@ -146,10 +152,28 @@ int main(int argc, char** argv) {
     return 1;
   }
   g_tb = tb;
-  int ok_answers = 0;
+  int ok_answers = 0, disagree = 0;
   for (int i = 0; i < g_n; ++i) {
     compute(g_fens[i], &g_want[i]);
     ok_answers += g_want[i].probe_status == DEADPOS_OK;
+    /* can-mate and dead agree with the probe's fields wherever both are decided */
+    const answer* w = &g_want[i];
+    if (w->probe_status != DEADPOS_OK) continue;
+    const deadpos_tri probe_can[2] = {w->probe.white_can_mate, w->probe.black_can_mate};
+    for (int s = 0; s < 2; ++s) {
+      if (w->can_mate_status[s] != DEADPOS_OK ||
+          (w->can_mate[s] != probe_can[s] && w->can_mate[s] != DEADPOS_UNDETERMINED &&
+           probe_can[s] != DEADPOS_UNDETERMINED)) {
+        ++disagree;
+        printf("FAIL %s: %s can mate %d, the probe says %d\n", g_fens[i], s ? "Black" : "White", (int)w->can_mate[s],
+               (int)probe_can[s]);
+      }
+    }
+    if (w->dead_status != DEADPOS_OK ||
+        (w->dead != w->probe.dead && w->dead != DEADPOS_UNDETERMINED && w->probe.dead != DEADPOS_UNDETERMINED)) {
+      ++disagree;
+      printf("FAIL %s: dead %d, the probe says %d\n", g_fens[i], (int)w->dead, (int)w->probe.dead);
+    }
   }
   pthread_t t[THREADS];
   job jobs[THREADS];
@@ -171,5 +195,5 @@ int main(int argc, char** argv) {
   deadpos_close(tb);
   printf("capi_threads: %d positions (%d answered), %d threads x %d rounds: %d answers, %d differ\n", g_n, ok_answers,
          THREADS, ROUNDS, answered, mismatches);
-  return mismatches != 0 || ok_answers < 20 || answered != THREADS * ROUNDS * g_n ? 1 : 0;
+  return mismatches != 0 || disagree != 0 || ok_answers < 20 || answered != THREADS * ROUNDS * g_n ? 1 : 0;
 }

@@ -130,6 +130,11 @@ Result<PositionAnalysis> analyze_flag(const Tablebase& tb, const Position& pos, 
                           [](const MateAnswer& m) { return m.can_mate() == false; });
 }
 
+Result<PositionAnalysis> analyze_dead(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt) {
+  return analyze_in_order(tb, pos, opt, false, Color::White, true,
+                          [](const MateAnswer& m) { return m.can_mate() != true; });
+}
+
 FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color flagged) {
   FlagVerdict v{};
   const auto opp = a.mate[flagged].can_mate();  // can the flagged side be mated?

@@ -196,4 +196,12 @@ FlagVerdict flag_verdict(const PositionAnalysis& a, Color side_to_move, Color fl
 Result<PositionAnalysis> analyze_flag(const Tablebase& tb, const Position& pos, Color flagged,
                                       const AnalysisOptions& opt, bool want_line);
 
+// Only what the dead-position question (FIDE 5.2.2) needs, as analyze() otherwise: White's question
+// first, Black's only when White cannot be mated or that is undetermined (a side that can be mated
+// already makes the position not dead: mate[Black] is then Method::NotAsked beyond the tables).
+// opt.budget.time_ms bounds the whole call, as in analyze_flag(). dead() of the result equals
+// dead() of analyze()'s whenever both are decided within their budgets. Errors and thread-safety:
+// as analyze().
+Result<PositionAnalysis> analyze_dead(const Tablebase& tb, const Position& pos, const AnalysisOptions& opt);
+
 }  // namespace deadpos
