@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds fastchess from the shared snapshot (../shared/upstream/fastchess-74deac2.tar.gz, MIT) with
+# deadpos.patch applied, against the installed libdeadpos (pkg-config deadpos); or, with
+# --unpatched, the snapshot as published (for comparisons).
+#   integrations/fastchess/build.sh [--unpatched] BUILD_DIR
+# Prints the path of the fastchess binary. A build whose inputs (snapshot, patch, libdeadpos) are
+# unchanged is reused (BUILD_DIR/.../stamp). Needs a C++17 compiler, make, patch, pkg-config.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+patched=1
+if [ "${1:-}" = --unpatched ]; then patched=0; shift; fi
+[ $# -eq 1 ] || { echo "usage: build.sh [--unpatched] BUILD_DIR" >&2; exit 2; }
+snapshot=${FASTCHESS_SNAPSHOT:-$here/../../../shared/upstream/fastchess-74deac2.tar.gz}
+[ -f "$snapshot" ] || { echo "build.sh: no snapshot at $snapshot (set FASTCHESS_SNAPSHOT)" >&2; exit 3; }
+for tool in make patch g++; do
+  command -v "$tool" >/dev/null || { echo "build.sh: '$tool' is missing (apt-get install build-essential patch)" >&2; exit 4; }
+done
+mkdir -p "$1"
+out=$(cd "$1" && pwd)/$([ $patched = 1 ] && echo fastchess-deadpos || echo fastchess-upstream)
+stamp_inputs=$(sha256sum "$snapshot" | cut -d' ' -f1)
+extra=""
+if [ $patched = 1 ]; then
+  pkg-config --exists deadpos || {
+    echo "build.sh: pkg-config finds no deadpos (install it: cmake --install build --prefix P; export PKG_CONFIG_PATH=P/lib/pkgconfig)" >&2
+    exit 5
+  }
+  libdir=$(pkg-config --variable=libdir deadpos)
+  extra="-Wl,-rpath,$libdir"
+  stamp_inputs="$stamp_inputs $(sha256sum "$here/deadpos.patch" | cut -d' ' -f1) $(sha256sum "$libdir"/libdeadpos.so | cut -d' ' -f1) $(pkg-config --cflags --libs deadpos)"
+fi
+if [ -x "$out/fastchess" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp_inputs" ]; then
+  echo "$out/fastchess"
+  exit 0
+fi
+rm -rf "$out"
+mkdir -p "$out"
+tar xzf "$snapshot" -C "$out" --strip-components=1
+if [ $patched = 1 ]; then
+  (cd "$out" && patch -p1 --quiet < "$here/deadpos.patch")
+fi
+jobs=${JOBS:-2}
+(cd "$out/app" && make -j"$jobs" BINARY_PATH=.. EXTRA_LDFLAGS="$extra" > "$out/build.log" 2>&1) ||
+  { tail -20 "$out/build.log" >&2; echo "build.sh: make failed (log: $out/build.log)" >&2; exit 6; }
+echo "$stamp_inputs" > "$out/stamp"
+echo "$out/fastchess"
