@@ -24,6 +24,7 @@ struct Args {
   bool line = false;
   std::string flag;  // "", "white", "black", "stm"
   bool both_sides = false;
+  bool cha = false;  // --cha: lines "FEN white|black", answers "winnable <uci line>" | "unwinnable" | "undetermined"
   AnalysisOptions analysis;
   std::int64_t cache_mb = -1;  // -1: not given, Tablebase::default_cache_bytes()
   std::int64_t budget_mb = 512;
@@ -38,6 +39,7 @@ class Prober {
 
   // Answers one input; prints exactly one line. False when standard output failed (stop reading).
   bool answer(std::string_view input) {
+    if (a_.cha) return answer_cha(input);
     if (no_tables_) {
       fail(input, *no_tables_);
     } else if (auto r = analyze(input); r) {
@@ -68,6 +70,44 @@ class Prober {
   const ProbeTally& tally() const { return tally_; }
 
  private:
+  // --cha (docs/cli.md, "--cha"): "FEN white|black" -> can that side checkmate? One line, the
+  // verdict word first: "winnable <UCI moves of a helpmate line>" (none for a mate on the board),
+  // "unwinnable", "undetermined", or "error <category>: <message>" for an input that cannot be
+  // answered.
+  bool answer_cha(std::string_view input) {
+    const auto cut = input.find_last_of(" \t");
+    const std::string_view word = cut == std::string_view::npos ? std::string_view{} : input.substr(cut + 1);
+    std::optional<Error> err = no_tables_;
+    if (!err && word != "white" && word != "black") {
+      err = make_error(
+          ErrorCode::InvalidArgument,
+          "'" + std::string(input.substr(0, 200)) + "': expected 'FEN white' or 'FEN black' (the side that would win)");
+    }
+    if (!err) {
+      const Color winner = word == "white" ? Color::White : Color::Black;
+      auto pos = Position::from_fen(fen_of_epd_line(input.substr(0, cut)));
+      if (!pos) {
+        err = pos.error();
+      } else if (auto r = answers::answer(*tb_, *pos, answers::Request{~winner, true, a_.analysis, false}); !r) {
+        err = r.error();
+      } else {
+        // analyze_flag with the loser "flagged" asks exactly "can the loser be mated?".
+        tally_.add(*r);
+        const MateAnswer& m = r->analysis.mate[~winner];
+        const std::optional<bool> can = m.can_mate();
+        std::string out = !can ? "undetermined" : *can ? "winnable" : "unwinnable";
+        if (can && *can)
+          for (const Move mv : m.line) out += " " + to_uci(mv);
+        std::cout << out << '\n';
+      }
+    }
+    if (err) {
+      tally_.add(*err);
+      std::cout << "error " << error_code_name(err->code) << ": " << err->message << '\n';
+    }
+    return output_ok();
+  }
+
   Result<ProbeAnswer> analyze(std::string_view input) const {
     auto pos = Position::from_fen(fen_of_epd_line(input));
     if (!pos) return pos.error();
@@ -137,7 +177,7 @@ int run_probe(Args& a) {
     }
   }
   const ProbeTally& t = p.tally();
-  if (ok && !a.json && t.answered + t.errors > 1) std::cout << summary_text(t, !a.flag.empty()) << '\n';
+  if (ok && !a.json && !a.cha && t.answered + t.errors > 1) std::cout << summary_text(t, !a.flag.empty()) << '\n';
   if (const int rc = finish_output()) return rc;
   if (input_error) {
     const int rc = report(*input_error);
@@ -169,6 +209,12 @@ Subcommand add_probe(CLI::App& app) {
   cmd->add_flag("--line", a->line,
                 "print a shortest helpmate line (SAN and UCI) for each side that can be mated (with --flag: the "
                 "flagged side's opponent's mate)");
+  cmd->add_flag("--cha", a->cha,
+                "CHA's protocol: each input line 'FEN white|black' gets one line 'winnable <UCI helpmate line>', "
+                "'unwinnable' or 'undetermined' (can that side checkmate?), in order")
+      ->excludes("--json")
+      ->excludes("--flag")
+      ->excludes("--line");
   cmd->add_option("--budget-nodes", a->analysis.budget.nodes,
                   "beyond the tables: positions the search may generate per side, 0 = no limit (default 2000000)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
