@@ -13,11 +13,12 @@ cd "$(dirname "$0")/.."
 # libcpp-httplib-dev: the HTTP server of `deadpos serve`; chromium: its page's browser test;
 # wrk: its load test (bench/serve_load.sh). nettle-dev: SHA-256 of `deadpos verify --checksums`
 # (generator/src/checksums.cpp; OpenSSL's libcrypto would not let deadpos start under cli.robustness's
-# ulimit -v).
+# ulimit -v). qt6-base-dev, qt6-svg-dev: Qt 6 for cutechess-cli, which the integration tests
+# build from its published snapshot with deadpos's patch (integrations/cutechess/, tests/integration/).
 packages=(build-essential cmake ninja-build pkg-config git libomp-dev libzstd-dev libxxhash-dev
           libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev clang libclang-rt-14-dev clang-format
           python3 python3-dev pybind11-dev python3-pytest pgn-extract
-          libcpp-httplib-dev chromium wrk nettle-dev)
+          libcpp-httplib-dev chromium wrk nettle-dev qt6-base-dev qt6-svg-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,8 +3,12 @@
 # deadpos.patch applied, against the installed libdeadpos (pkg-config deadpos); or, with
 # --unpatched, the snapshot as published (for comparisons).
 #   integrations/fastchess/build.sh [--unpatched] BUILD_DIR
-# Prints the path of the fastchess binary. A build whose inputs (snapshot, patch, libdeadpos) are
-# unchanged is reused (BUILD_DIR/.../stamp). Needs a C++17 compiler, make, patch, pkg-config.
+# Prints the path of the fastchess binary. The sources and the build go to BUILD_DIR/fastchess-deadpos
+# (or fastchess-upstream); a build whose inputs (snapshot, patch, libdeadpos) are unchanged is reused
+# (its file stamp). A folder of that name that this script did not make is refused, never deleted.
+# Needs a C++17 compiler, make, patch, pkg-config. About 2 minutes on 2 cores.
+# Exit codes: 2 usage, 3 no snapshot, 4 a tool missing, 5 no deadpos, 6 the build failed,
+# 7 BUILD_DIR holds a folder of that name not made here.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 patched=1
@@ -17,7 +21,9 @@ for tool in make patch g++; do
 done
 mkdir -p "$1"
 out=$(cd "$1" && pwd)/$([ $patched = 1 ] && echo fastchess-deadpos || echo fastchess-upstream)
-stamp_inputs=$(sha256sum "$snapshot" | cut -d' ' -f1)
+# recipe: bump it when the build steps below change, so that a kept build is redone.
+recipe=1
+stamp_inputs="recipe-$recipe $(sha256sum "$snapshot" | cut -d' ' -f1)"
 extra=""
 if [ $patched = 1 ]; then
   pkg-config --exists deadpos || {
@@ -32,13 +38,18 @@ if [ -x "$out/fastchess" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp_inpu
   echo "$out/fastchess"
   exit 0
 fi
+if [ -e "$out" ] && [ ! -f "$out/.deadpos-build" ]; then
+  echo "build.sh: $out exists and was not made by this script: move it away or choose another BUILD_DIR" >&2
+  exit 7
+fi
 rm -rf "$out"
 mkdir -p "$out"
+touch "$out/.deadpos-build"
 tar xzf "$snapshot" -C "$out" --strip-components=1
 if [ $patched = 1 ]; then
   (cd "$out" && patch -p1 --quiet < "$here/deadpos.patch")
 fi
-jobs=${JOBS:-2}
+jobs=${JOBS:-$(nproc)}
 (cd "$out/app" && make -j"$jobs" BINARY_PATH=.. EXTRA_LDFLAGS="$extra" > "$out/build.log" 2>&1) ||
   { tail -20 "$out/build.log" >&2; echo "build.sh: make failed (log: $out/build.log)" >&2; exit 6; }
 echo "$stamp_inputs" > "$out/stamp"
