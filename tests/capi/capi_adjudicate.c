@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "placement_bitboards.h"
+
 static int failures = 0, checks = 0;
 
 #define CHECK(cond, ...)                                     \
@@ -49,44 +51,19 @@ static const lawful kPositions[] = {
      "a locked pawn wall no king can pass or break: no mate is ever possible"},
 };
 
-/* Bitboards of a FEN placement field, parsed here independently of the library (as capi_errors). */
-static deadpos_bitboards bitboards_of(const char* fen) {
-  deadpos_bitboards b;
-  memset(&b, 0, sizeof b);
-  int rank = 7, file = 0;
-  const char* c = fen;
-  for (; *c && *c != ' '; ++c) {
-    if (*c == '/') {
-      --rank;
-      file = 0;
-    } else if (*c >= '1' && *c <= '8') {
-      file += *c - '0';
-    } else {
-      const uint64_t bit = (uint64_t)1 << (rank * 8 + file++);
-      if (*c >= 'a') {
-        b.black |= bit;
-      } else {
-        b.white |= bit;
-      }
-      switch (*c | 0x20) {
-        case 'k': b.kings |= bit; break;
-        case 'q': b.queens |= bit; break;
-        case 'r': b.rooks |= bit; break;
-        case 'b': b.bishops |= bit; break;
-        case 'n': b.knights |= bit; break;
-        case 'p': b.pawns |= bit; break;
-      }
-    }
+/* The bitboards of a whole FEN: the placement by placement_bitboards.h, then side and castling. */
+static deadpos_bitboards fen_bitboards(const char* fen) {
+  const char* c = strchr(fen, ' ');
+  const deadpos_side stm = c && c[1] == 'b' ? DEADPOS_BLACK : DEADPOS_WHITE;
+  unsigned castling = 0;
+  for (c = c ? c + 3 : ""; *c && *c != ' '; ++c) {
+    if (*c == 'K') castling |= DEADPOS_CASTLE_WHITE_KING_SIDE;
+    if (*c == 'Q') castling |= DEADPOS_CASTLE_WHITE_QUEEN_SIDE;
+    if (*c == 'k') castling |= DEADPOS_CASTLE_BLACK_KING_SIDE;
+    if (*c == 'q') castling |= DEADPOS_CASTLE_BLACK_QUEEN_SIDE;
   }
-  b.side_to_move = c[1] == 'b' ? DEADPOS_BLACK : DEADPOS_WHITE;
-  for (c += 3; *c && *c != ' '; ++c) {
-    if (*c == 'K') b.castling |= DEADPOS_CASTLE_WHITE_KING_SIDE;
-    if (*c == 'Q') b.castling |= DEADPOS_CASTLE_WHITE_QUEEN_SIDE;
-    if (*c == 'k') b.castling |= DEADPOS_CASTLE_BLACK_KING_SIDE;
-    if (*c == 'q') b.castling |= DEADPOS_CASTLE_BLACK_QUEEN_SIDE;
-  }
-  b.en_passant = DEADPOS_NO_SQUARE; /* none of the positions above has one */
-  return b;
+  /* none of the positions above has an en passant square */
+  return bitboards_of(fen, stm, castling, DEADPOS_NO_SQUARE);
 }
 
 static const char* tri_name(deadpos_tri t) {
@@ -100,7 +77,7 @@ static double now_ms(void) {
 }
 
 static void check_lawful(const deadpos_tablebase* tb, const lawful* p) {
-  const deadpos_bitboards b = bitboards_of(p->fen);
+  const deadpos_bitboards b = fen_bitboards(p->fen);
   deadpos_error err;
   deadpos_tri t;
   for (int s = 0; s < 2; ++s) {

@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "placement_bitboards.h"
+
 static int failures = 0, checks = 0;
 
 #define CHECK(cond, ...)                                     \
@@ -55,39 +57,6 @@ static uint64_t default_cache_mib(void) {
   return bytes >> 20;
 }
 
-/* Bitboards of a FEN placement field, parsed here independently of the library. */
-static deadpos_bitboards bitboards_of(const char* placement, deadpos_side stm, unsigned castling, int ep) {
-  deadpos_bitboards b;
-  memset(&b, 0, sizeof b);
-  int rank = 7, file = 0;
-  for (const char* c = placement; *c; ++c) {
-    if (*c == '/') {
-      --rank;
-      file = 0;
-    } else if (*c >= '1' && *c <= '8') {
-      file += *c - '0';
-    } else {
-      const uint64_t bit = (uint64_t)1 << (rank * 8 + file++);
-      if (*c >= 'a') {
-        b.black |= bit;
-      } else {
-        b.white |= bit;
-      }
-      switch (*c | 0x20) {
-        case 'k': b.kings |= bit; break;
-        case 'q': b.queens |= bit; break;
-        case 'r': b.rooks |= bit; break;
-        case 'b': b.bishops |= bit; break;
-        case 'n': b.knights |= bit; break;
-        case 'p': b.pawns |= bit; break;
-      }
-    }
-  }
-  b.side_to_move = stm;
-  b.castling = castling;
-  b.en_passant = ep;
-  return b;
-}
 
 /* An illegal position: the bitboard probe fails like the FEN probe, same code and message. */
 static void check_same_error(const deadpos_tablebase* tb, const char* fen, const char* placement, deadpos_side stm,
