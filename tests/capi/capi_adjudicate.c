@@ -11,20 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "placement_bitboards.h"
-
-static int failures = 0, checks = 0;
-
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    ++checks;                                                \
-    if (!(cond)) {                                           \
-      ++failures;                                            \
-      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      printf(__VA_ARGS__);                                   \
-      printf("\n");                                          \
-    }                                                        \
-  } while (0)
+#include "capi_test_util.h"
 
 #define Y DEADPOS_YES
 #define N DEADPOS_NO

@@ -9,20 +9,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "placement_bitboards.h"
-
-static int failures = 0, checks = 0;
-
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    ++checks;                                                \
-    if (!(cond)) {                                           \
-      ++failures;                                            \
-      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      printf(__VA_ARGS__);                                   \
-      printf("\n");                                          \
-    }                                                        \
-  } while (0)
+#include "capi_test_util.h"
 
 /* The returned status equals err.code, and the message is one non-empty printable line. */
 static void check_error(deadpos_status got, deadpos_status want, const deadpos_error* err, const char* what) {
@@ -53,10 +40,10 @@ static uint64_t default_cache_mib(void) {
   if (bytes < (256ULL << 20)) bytes = 256ULL << 20;
   if (bytes > (4096ULL << 20)) bytes = 4096ULL << 20;
   struct rlimit rl;
-  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < bytes) bytes = rl.rlim_cur / 4;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < bytes)
+    bytes = rl.rlim_cur / 4;
   return bytes >> 20;
 }
-
 
 /* An illegal position: the bitboard probe fails like the FEN probe, same code and message. */
 static void check_same_error(const deadpos_tablebase* tb, const char* fen, const char* placement, deadpos_side stm,
@@ -105,8 +92,7 @@ int main(int argc, char** argv) {
   deadpos_options_init(&opt);
   CHECK(opt.cache_mib == default_cache_mib(), "cache_mib %llu, expected the machine's %llu",
         (unsigned long long)opt.cache_mib, (unsigned long long)default_cache_mib());
-  CHECK(opt.budget_nodes == 2000000 && opt.budget_ms == 0 && opt.budget_mib == 512 &&
-            opt.tables_only == 0,
+  CHECK(opt.budget_nodes == 2000000 && opt.budget_ms == 0 && opt.budget_mib == 512 && opt.tables_only == 0,
         "defaults as `deadpos probe`'s");
   opt.budget_mib = 0;
   check_error(deadpos_open(dirs, 1, &opt, &tb, &err), DEADPOS_ERR_BAD_ARGUMENT, &err, "budget_mib 0");
@@ -269,7 +255,8 @@ int main(int argc, char** argv) {
   const char* five = "4k3/8/8/8/8/8/PPP5/4K3 w - - 0 1";
   check_error(deadpos_can_mate_fen(tb, five, DEADPOS_WHITE, 10, &t, &err), DEADPOS_ERR_TOO_MANY_MEN, &err,
               "tables_only can_mate, 5 men");
-  check_error(deadpos_is_dead_fen(tb, five, 10, &t, &err), DEADPOS_ERR_TOO_MANY_MEN, &err, "tables_only is_dead, 5 men");
+  check_error(deadpos_is_dead_fen(tb, five, 10, &t, &err), DEADPOS_ERR_TOO_MANY_MEN, &err,
+              "tables_only is_dead, 5 men");
   CHECK(deadpos_can_mate_fen(tb, krk, DEADPOS_BLACK, 0, &t, &err) == DEADPOS_OK && t == DEADPOS_YES,
         "tables_only: Black (K+R) can mate: %s", err.message);
   deadpos_close(tb);
