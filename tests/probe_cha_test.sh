@@ -66,5 +66,14 @@ done <"$work/cases.tsv"
 printf '%s\n' "8/8/8/4k3/8/8/4K3/6N1 b - - 0 1 white" | "$deadpos" probe --cha --tables "$work/none" >"$work/nt.txt" 2>/dev/null
 grep -q "^error .*$work/none" "$work/nt.txt" || fail "no tables: '$(cat "$work/nt.txt")'"
 
+# Input bytes are never echoed raw: a carriage return inside a line (a CRLF line end is not an
+# error), a vertical tab or a non-ASCII byte (U+2028) in a bad line comes back as "\xNN", so each
+# input still gets exactly one printable output line (docs/cli.md, "--cha").
+printf '8/8/8/4k3/8/8/4K3/6N1 b - - 0 1 wh\rite\n8/8/8/4k3/8/8/4K3/6N1 b - - 0 1 wh\vite\n8/8/8/4k3/8/8/4K3/6N1 b - - 0 1 \342\200\250\n' |
+  "$deadpos" probe --cha --tables "$tables" >"$work/raw.txt" 2>/dev/null
+[ "$(wc -l <"$work/raw.txt")" = 3 ] || fail "3 bad lines gave $(wc -l <"$work/raw.txt") output lines"
+LC_ALL=C grep -q '[^ -~]' "$work/raw.txt" && fail "raw input bytes echoed: $(od -c "$work/raw.txt" | head -3)"
+grep -q 'wh\\x0Dite' "$work/raw.txt" || fail "the carriage return is not shown as \\x0D: $(cat "$work/raw.txt")"
+
 [ "$failures" = 0 ] && echo "probe_cha_test: $n cases, all pass"
 [ "$failures" = 0 ]

@@ -79,9 +79,9 @@ class Prober {
     const std::string_view word = cut == std::string_view::npos ? std::string_view{} : input.substr(cut + 1);
     std::optional<Error> err = no_tables_;
     if (!err && word != "white" && word != "black") {
-      err = make_error(
-          ErrorCode::InvalidArgument,
-          "'" + std::string(input.substr(0, 200)) + "': expected 'FEN white' or 'FEN black' (the side that would win)");
+      err =
+          make_error(ErrorCode::InvalidArgument,
+                     "'" + shown_text(input, 120) + "': expected 'FEN white' or 'FEN black' (the side that would win)");
     }
     if (!err) {
       const Color winner = word == "white" ? Color::White : Color::Black;

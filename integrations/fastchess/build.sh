@@ -10,17 +10,22 @@
 # Exit codes: 2 usage, 3 no snapshot, 4 a tool missing, 5 no deadpos, 6 the build failed,
 # 7 BUILD_DIR holds a folder of that name not made here.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+# CDPATH unset and "--": a user's CDPATH or a folder named like an option must not move cd.
+here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 patched=1
 if [ "${1:-}" = --unpatched ]; then patched=0; shift; fi
 [ $# -eq 1 ] || { echo "usage: build.sh [--unpatched] BUILD_DIR" >&2; exit 2; }
+case $1 in -h | --help) echo "usage: build.sh [--unpatched] BUILD_DIR"; exit 0 ;; esac
+# "-" alone is $OLDPWD to cd even after "--": a relative BUILD_DIR starting with "-" gets "./".
+dir=$1
+case $dir in -*) dir=./$dir ;; esac
 snapshot=${FASTCHESS_SNAPSHOT:-$here/../../../shared/upstream/fastchess-74deac2.tar.gz}
 [ -f "$snapshot" ] || { echo "build.sh: no snapshot at $snapshot (set FASTCHESS_SNAPSHOT)" >&2; exit 3; }
 for tool in make patch g++; do
   command -v "$tool" >/dev/null || { echo "build.sh: '$tool' is missing (apt-get install build-essential patch)" >&2; exit 4; }
 done
-mkdir -p "$1"
-out=$(cd "$1" && pwd)/$([ $patched = 1 ] && echo fastchess-deadpos || echo fastchess-upstream)
+mkdir -p -- "$dir"
+out=$(CDPATH= cd -- "$dir" && pwd)/$([ $patched = 1 ] && echo fastchess-deadpos || echo fastchess-upstream)
 # recipe: bump it when the build steps below change, so that a kept build is redone.
 recipe=1
 stamp_inputs="recipe-$recipe $(sha256sum "$snapshot" | cut -d' ' -f1)"
